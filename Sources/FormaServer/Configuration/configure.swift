@@ -1,0 +1,62 @@
+import Fluent
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import FormaAPI
+import Foundation
+import OpenAPIRuntime
+import OpenAPIVapor
+import Vapor
+
+/// Sets up a Forma application: database, migrations, password hashing, middleware and routes.
+///
+/// The `forma` binary and the tests both build their application through this one function. It does not run
+/// migrations; call ``migrate(_:)`` (the binary does on `serve` and `migrate`).
+/// - Throws: When the data directory cannot be created or the database URL is malformed.
+public func configure(_ app: Application, configuration: ServerConfiguration, clock: FormaClock = .system) async throws {
+    app.formaConfiguration = configuration
+    app.formaClock = clock
+    FormaMetrics.bootstrap()
+
+    switch configuration.database {
+    case .sqlite(let path):
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        app.databases.use(.sqlite(.file(path)), as: .sqlite)
+    case .sqliteInMemory:
+        app.databases.use(.sqlite(.memory), as: .sqlite)
+    case .postgres(let url, let searchPath):
+        var postgres = try SQLPostgresConfiguration(url: url)
+        postgres.searchPath = searchPath
+        app.databases.use(.postgres(configuration: postgres), as: .psql)
+    }
+    app.migrations.add(formaMigrations(configuration: configuration))
+
+    app.passwords.use(.bcrypt(cost: configuration.bcryptCost))
+    app.formaDecoyPasswordHash = DecoyPasswordHash()
+
+    app.middleware = Middlewares()
+    app.middleware.use(RequestLogMiddleware())
+    app.middleware.use(ProblemErrorMiddleware())
+    app.middleware.use(RequestContextMiddleware())
+    // Non-OpenAPI routes that collect their bodies (none read one today) stay within the JSON limit too.
+    app.routes.defaultMaxBodySize = ByteCount(integerLiteral: configuration.maximumJSONBodyBytes)
+
+    let transport = VaporTransport(routesBuilder: app)
+    try FormaAPIHandler().registerHandlers(
+        on: transport,
+        middlewares: [
+            APIErrorMiddleware(),
+            BodyLimitMiddleware(
+                defaultLimitBytes: configuration.maximumJSONBodyBytes,
+                limitsByOperation: ["uploadAvatar": configuration.maximumAvatarBytes]),
+        ])
+    app.registerMetricsRoute()
+}
+
+/// Brings the database schema up to date and seeds what a new database needs (the catalogue, the default
+/// company). Safe to call on every start: applied migrations are skipped.
+public func migrate(_ app: Application) async throws {
+    try await app.autoMigrate()
+}

@@ -1,0 +1,17 @@
+import Fluent
+
+/// Every migration, in the order it runs. Append only: a migration that has landed is never edited or reordered,
+/// because databases in the field have already recorded it by name.
+func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
+    [
+        CreateCompanies(),
+        CreateAPIKeys(),
+        CreateUsers(),
+        CreateUserTokens(),
+        CreateAvatars(),
+        CreateLoginAttempts(),
+        CreateExercises(),
+        SeedExerciseCatalogue(),
+        CreateDefaultCompany(name: configuration.defaultCompanyName),
+    ]
+}

@@ -1,0 +1,35 @@
+import Fluent
+import Foundation
+
+/// A person, always inside one company. Row of `users`.
+///
+/// Host-integrated people have `externalID` (the host's `userId`); consumer accounts have `email` and
+/// `passwordHash`. Both are unique within a company.
+final class UserModel: Model, @unchecked Sendable {
+    static let schema = "users"
+
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "company_id") var company: CompanyModel
+    @OptionalField(key: "external_id") var externalID: String?
+    @OptionalField(key: "email") var email: String?
+    /// bcrypt hash of the password, for consumer accounts.
+    @OptionalField(key: "password_hash") var passwordHash: String?
+    @OptionalField(key: "display_name") var displayName: String?
+    @OptionalField(key: "age") var age: Int?
+    @OptionalField(key: "height_cm") var heightCentimetres: Double?
+    @OptionalField(key: "weight_kg") var weightKilograms: Double?
+    @OptionalField(key: "gender") var gender: String?
+    @OptionalField(key: "lifestyle") var lifestyle: String?
+    @OptionalField(key: "time_zone") var timeZone: String?
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+    @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+
+    init() {}
+
+    init(companyID: UUID, externalID: String? = nil, email: String? = nil, passwordHash: String? = nil) {
+        self.$company.id = companyID
+        self.externalID = externalID
+        self.email = email
+        self.passwordHash = passwordHash
+    }
+}

@@ -1,0 +1,31 @@
+import Vapor
+
+/// Vapor's last line: turns errors from outside the OpenAPI handlers (unknown routes, oversized frames, failures in
+/// other middleware) into problem documents, replacing Vapor's default `{"error": true}` body.
+struct ProblemErrorMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        do {
+            return try await next.respond(to: request)
+        } catch {
+            let problem: APIProblem
+            switch error {
+            case let apiProblem as APIProblem:
+                problem = apiProblem
+            case let abort as any AbortError:
+                let status = Int(abort.status.code)
+                problem = APIProblem(
+                    status: status, kind: status == 404 ? "not-found" : "http-\(status)",
+                    title: abort.status.reasonPhrase, detail: abort.reason)
+            default:
+                request.logger.error("request failed", metadata: ["error": .string(String(reflecting: error))])
+                problem = .internalError
+            }
+            var headers = HTTPHeaders()
+            headers.contentType = HTTPMediaType(type: "application", subType: "problem+json")
+            for (name, value) in problem.headers { headers.replaceOrAdd(name: name, value: value) }
+            return Response(
+                status: HTTPResponseStatus(statusCode: problem.status), headers: headers,
+                body: .init(data: problem.body))
+        }
+    }
+}

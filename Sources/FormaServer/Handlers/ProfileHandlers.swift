@@ -1,0 +1,98 @@
+import FormaAPI
+import FormaCore
+import Fluent
+import Vapor
+
+extension FormaAPIHandler {
+    func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output {
+        let request = try RequestContext.require()
+        let me = try await Authentication.user(for: request)
+        return .ok(.init(body: .json(try await .init(me.user, company: me.company, on: request.db))))
+    }
+
+    func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
+        let request = try RequestContext.require()
+        let me = try await Authentication.user(for: request)
+        guard case .json(let update) = input.body else { throw APIProblem.internalError }
+        try ProfileUpdate(update).apply(to: me.user)
+        try await me.user.save(on: request.db)
+        return .ok(.init(body: .json(try await .init(me.user, company: me.company, on: request.db))))
+    }
+
+    func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
+        let request = try RequestContext.require()
+        let me = try await Authentication.user(for: request)
+        let userID = try me.userID
+        try await UserDataDeletion.deleteUser(me.user, on: request.db)
+        FormaMetrics.countAccountEvent("deleted")
+        request.logger.info("account deleted", metadata: ["user": .string(userID.uuidString)])
+        return .noContent(.init())
+    }
+}
+
+/// A validated `PATCH /v1/me` body: every field checked before any is applied, so a request with one bad field
+/// changes nothing.
+struct ProfileUpdate {
+    private var changes: [(UserModel) -> Void] = []
+
+    init(_ body: Components.Schemas.ProfileUpdate) throws {
+        var issues: [FieldIssue] = []
+        func collect<T>(_ result: Result<T, FieldIssue>, _ apply: @escaping (UserModel, T) -> Void) {
+            switch result {
+            case .success(let value): changes.append { apply($0, value) }
+            case .failure(let issue): issues.append(issue)
+            }
+        }
+        if let name = body.displayName {
+            collect(ProfileFields.displayName(name)) { $0.displayName = $1.isEmpty ? nil : $1 }
+        }
+        if let age = body.age {
+            if let issue = ProfileFields.age(age) { issues.append(issue) } else { changes.append { $0.age = age } }
+        }
+        if let height = body.heightCm {
+            if let issue = ProfileFields.heightCentimetres(height) {
+                issues.append(issue)
+            } else {
+                changes.append { $0.heightCentimetres = height }
+            }
+        }
+        if let weight = body.weightKg {
+            if let issue = ProfileFields.weightKilograms(weight) {
+                issues.append(issue)
+            } else {
+                changes.append { $0.weightKilograms = weight }
+            }
+        }
+        if let gender = body.gender {
+            collect(ProfileFields.gender(gender)) { $0.gender = $1?.rawValue }
+        }
+        if let lifestyle = body.lifestyle {
+            collect(ProfileFields.lifestyle(lifestyle)) { $0.lifestyle = $1?.rawValue }
+        }
+        if let zone = body.timeZone {
+            collect(ProfileFields.timeZone(zone)) { $0.timeZone = $1 }
+        }
+        guard issues.isEmpty else { throw APIProblem.validation(issues) }
+    }
+
+    func apply(to user: UserModel) {
+        for change in changes { change(user) }
+    }
+}
+
+extension Components.Schemas.Profile {
+    /// The wire form of a person. Reads the avatar's entity tag, so clients know when their cached picture is stale.
+    init(_ user: UserModel, company: CompanyModel, on database: any Database) async throws {
+        let userID = try user.requireID()
+        let avatarTag = try await AvatarModel.query(on: database)
+            .filter(\.$user.$id == userID)
+            .field(\.$etag)
+            .first()?.etag
+        self.init(
+            id: userID.uuidString, userId: user.externalID, email: user.email,
+            company: .init(id: try company.requireID().uuidString, name: company.name),
+            displayName: user.displayName, age: user.age, heightCm: user.heightCentimetres,
+            weightKg: user.weightKilograms, gender: user.gender, lifestyle: user.lifestyle, timeZone: user.timeZone,
+            avatarETag: avatarTag, createdAt: user.createdAt ?? Date(timeIntervalSince1970: 0))
+    }
+}

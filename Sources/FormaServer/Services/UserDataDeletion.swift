@@ -1,0 +1,34 @@
+import Fluent
+import Foundation
+import SQLKit
+
+/// Deletes a person and every row that belongs to them.
+///
+/// Each table that stores per-user rows is listed in ``userOwnedTables`` with its `user_id` column; deletion
+/// removes those rows and then the user, in one transaction, without relying on foreign-key cascades (which
+/// SQLite only honours when enabled per connection). The test suite checks that every table with a `user_id`
+/// column is listed here, so a new table cannot be forgotten.
+enum UserDataDeletion {
+    /// Tables holding rows keyed by `user_id`, children before parents.
+    static let userOwnedTables: [String] = [
+        UserTokenModel.schema,
+        AvatarModel.schema,
+    ]
+
+    static func deleteUser(_ user: UserModel, on database: any Database) async throws {
+        let userID = try user.requireID()
+        try await database.transaction { transaction in
+            guard let sql = transaction as? any SQLDatabase else { throw APIProblem.internalError }
+            for table in userOwnedTables {
+                try await sql.delete(from: table).where("user_id", .equal, SQLBind(userID)).run()
+            }
+            if let email = user.email {
+                try await LoginAttemptModel.query(on: transaction)
+                    .filter(\.$companyID == user.$company.id)
+                    .filter(\.$emailKey == email)
+                    .delete()
+            }
+            try await UserModel.query(on: transaction).filter(\.$id == userID).delete()
+        }
+    }
+}
