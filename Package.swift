@@ -106,22 +106,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "FormaMotionTests",
-            dependencies: ["FormaMotion"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
             name: "FormaServerTests",
             dependencies: [
                 "FormaServer",
                 "FormaCLI",
                 .product(name: "VaporTesting", package: "vapor"),
             ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "FormaKitTests",
-            dependencies: ["FormaKit"],
+            resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
     ]

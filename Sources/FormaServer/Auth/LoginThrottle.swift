@@ -13,9 +13,10 @@ struct LoginThrottle {
 
     /// Records an attempt, or refuses it with 429 and the seconds until the window has room again.
     func admit(companyID: UUID, emailKey: String, remoteAddress: String?, now: Date) async throws -> LoginAttemptModel {
+        // The window is (now - window, now]: an attempt exactly `window` seconds old no longer counts.
         let window = TimeInterval(policy.windowSeconds)
         let windowStart = now.addingTimeInterval(-window)
-        try await LoginAttemptModel.query(on: database).filter(\.$attemptedAt < windowStart).delete()
+        try await LoginAttemptModel.query(on: database).filter(\.$attemptedAt <= windowStart).delete()
 
         let attempt = LoginAttemptModel(
             companyID: companyID, emailKey: emailKey, remoteAddress: remoteAddress, attemptedAt: now)
@@ -25,7 +26,7 @@ struct LoginThrottle {
         let forAccount = try await LoginAttemptModel.query(on: database)
             .filter(\.$companyID == companyID)
             .filter(\.$emailKey == emailKey)
-            .filter(\.$attemptedAt >= windowStart)
+            .filter(\.$attemptedAt > windowStart)
             .filter(\.$id != attemptID)
             .sort(\.$attemptedAt)
             .all(\.$attemptedAt)
@@ -38,7 +39,7 @@ struct LoginThrottle {
         if let remoteAddress {
             let forAddress = try await LoginAttemptModel.query(on: database)
                 .filter(\.$remoteAddress == remoteAddress)
-                .filter(\.$attemptedAt >= windowStart)
+                .filter(\.$attemptedAt > windowStart)
                 .filter(\.$id != attemptID)
                 .sort(\.$attemptedAt)
                 .all(\.$attemptedAt)

@@ -5,6 +5,7 @@ import FormaAPI
 import Foundation
 import OpenAPIRuntime
 import OpenAPIVapor
+import SQLKit
 import Vapor
 
 /// Sets up a Forma application: database, migrations, password hashing, middleware and routes.
@@ -15,6 +16,7 @@ import Vapor
 public func configure(_ app: Application, configuration: ServerConfiguration, clock: FormaClock = .system) async throws {
     app.formaConfiguration = configuration
     app.formaClock = clock
+    app.logger = Logger(label: "forma")
     FormaMetrics.bootstrap()
 
     switch configuration.database {
@@ -48,6 +50,7 @@ public func configure(_ app: Application, configuration: ServerConfiguration, cl
         on: transport,
         middlewares: [
             APIErrorMiddleware(),
+            HeaderEncodingMiddleware(),
             BodyLimitMiddleware(
                 defaultLimitBytes: configuration.maximumJSONBodyBytes,
                 limitsByOperation: ["uploadAvatar": configuration.maximumAvatarBytes]),
@@ -58,5 +61,10 @@ public func configure(_ app: Application, configuration: ServerConfiguration, cl
 /// Brings the database schema up to date and seeds what a new database needs (the catalogue, the default
 /// company). Safe to call on every start: applied migrations are skipped.
 public func migrate(_ app: Application) async throws {
+    if case .sqlite = app.formaConfiguration.database, let sql = app.db as? any SQLDatabase {
+        // Write-ahead logging lets readers and the one writer proceed together, and lets `forma company …` work
+        // on the file while a server runs. The mode is stored in the file, so setting it once is enough.
+        try await sql.raw("PRAGMA journal_mode = WAL").run()
+    }
     try await app.autoMigrate()
 }

@@ -1,5 +1,6 @@
 import FormaCore
 import Foundation
+import HTTPTypes
 import OpenAPIRuntime
 
 extension APIProblem {
@@ -13,7 +14,7 @@ extension APIProblem {
         if let serverError = error as? ServerError {
             if let problem = serverError.underlyingError as? APIProblem { return problem }
             if let decoding = serverError.underlyingError as? DecodingError {
-                return translating(decoding, requestHasBody: requestHasBody)
+                return translating(decoding, requestHasBody: requestHasBody, query: serverError.request.query)
             }
             let status = Int(serverError.httpStatus.code)
             if (400..<500).contains(status) {
@@ -26,11 +27,15 @@ extension APIProblem {
             }
             return .internalError
         }
-        if let decoding = error as? DecodingError { return translating(decoding, requestHasBody: requestHasBody) }
+        if let decoding = error as? DecodingError {
+            return translating(decoding, requestHasBody: requestHasBody, query: nil)
+        }
         return .internalError
     }
 
-    private static func translating(_ error: DecodingError, requestHasBody: Bool) -> APIProblem {
+    private static func translating(_ error: DecodingError, requestHasBody: Bool, query: [(String, String)]?)
+        -> APIProblem
+    {
         func path(_ codingPath: [any CodingKey]) -> String {
             var result = ""
             for key in codingPath {
@@ -48,7 +53,12 @@ extension APIProblem {
             let field = path(context.codingPath + [key])
             issue = FieldIssue(field: field, message: "is required")
         case .typeMismatch(let type, let context):
-            issue = FieldIssue(field: path(context.codingPath), message: "must be \(describe(type))")
+            var field = path(context.codingPath)
+            if field.isEmpty, let query {
+                // The runtime decodes query parameters without a coding path; find the one that does not parse.
+                field = query.first { !parses($0.1, as: type) }?.0 ?? ""
+            }
+            issue = FieldIssue(field: field, message: "must be \(describe(type))")
         case .valueNotFound(let type, let context):
             issue = FieldIssue(field: path(context.codingPath), message: "must be \(describe(type)), not null")
         case .dataCorrupted(let context):
@@ -65,6 +75,16 @@ extension APIProblem {
         return .badRequest(issue.message, field: issue.field)
     }
 
+    /// Whether a query value reads as a scalar of this type, as the OpenAPI runtime would read it.
+    private static func parses(_ value: String, as type: Any.Type) -> Bool {
+        switch type {
+        case is Int.Type, is Int64.Type, is Int32.Type: Int(value) != nil
+        case is Double.Type, is Float.Type: Double(value) != nil
+        case is Bool.Type: value == "true" || value == "false"
+        default: true
+        }
+    }
+
     private static func describe(_ type: Any.Type) -> String {
         switch type {
         case is String.Type: "a string"
@@ -75,5 +95,13 @@ extension APIProblem {
         default:
             String(describing: type).contains("Array") ? "an array" : "an object"
         }
+    }
+}
+
+extension HTTPRequest {
+    /// The decoded query items of the request's path, in order.
+    var query: [(String, String)] {
+        guard let path, let components = URLComponents(string: path) else { return [] }
+        return (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
     }
 }

@@ -80,7 +80,8 @@ extension APIProblem {
     /// 400: the request cannot be understood; `field` names the parameter at fault when there is one.
     static func badRequest(_ detail: String, field: String? = nil) -> APIProblem {
         APIProblem(
-            status: 400, kind: "bad-request", title: "The request is malformed", detail: detail,
+            status: 400, kind: "bad-request", title: "The request is malformed",
+            detail: field.map { "\($0): \(detail)" } ?? detail,
             issues: field.map { [FieldIssue(field: $0, message: detail)] } ?? [])
     }
 

@@ -5,8 +5,8 @@ import Vapor
 /// Process-wide Prometheus registry behind swift-metrics.
 ///
 /// swift-metrics can be bootstrapped once per process, so the registry is global: every application in the
-/// process (tests make many) reports into it, and `GET /metrics` prints it. Vapor records
-/// `http_requests_total`, `http_request_duration_seconds` and `http_request_errors_total` per route on its own.
+/// process (tests make many) reports into it, and `GET /metrics` prints it. Vapor records `http_requests_total` and
+/// `http_request_duration_seconds` per route pattern on its own.
 enum FormaMetrics {
     static let registry: PrometheusCollectorRegistry = {
         let registry = PrometheusCollectorRegistry()
