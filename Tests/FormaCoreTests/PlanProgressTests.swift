@@ -113,7 +113,8 @@ import Testing
         let json = String(decoding: try encoder.encode(unlock), as: UTF8.self)
 
         // verify
-        #expect(json == #"{"date":"2024-06-01T00:00:00Z","image":null,"level":2,"levelTitle":"Level 2: Build","planId":"strength-dumbbell","title":"Dumbbell Strength"}"#)
+        #expect(json == #"{"date":"2024-06-01T00:00:00Z","image":null,"level":2,"levelTitle":"Level 2: Build","#
+            + #""planId":"strength-dumbbell","title":"Dumbbell Strength"}"#)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         #expect(try decoder.decode(PlanUnlock.self, from: Data(json.utf8)) == unlock)

@@ -55,7 +55,9 @@ import Testing
                     let addSet = p.workSecondsPerSet + p.restSeconds
 
                     // verify
-                    #expect(max(addExercise, addSet) <= TimeModel.largestFillStepSeconds, "\(kind) \(level) \(String(describing: mechanic))")
+                    #expect(
+                        max(addExercise, addSet) <= TimeModel.largestFillStepSeconds,
+                        "\(kind) \(level) \(String(describing: mechanic))")
                 }
             }
         }

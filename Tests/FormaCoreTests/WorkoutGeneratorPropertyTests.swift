@@ -131,7 +131,10 @@ func untruthfulness(
     }
     for suggestion in impossibility.suggestions {
         let relaxed = suggestion.applied(to: request)
-        switch Result(catching: { () throws(WorkoutGenerationError) in try generator.generate(request: relaxed, using: &unused) }) {
+        let outcome = Result { () throws(WorkoutGenerationError) in
+            try generator.generate(request: relaxed, using: &unused)
+        }
+        switch outcome {
         case .success(let workout):
             let broken = violations(of: workout, for: relaxed, catalog: Fixtures.catalog)
             if !broken.isEmpty { problems.append("after '\(suggestion)': \(broken)") }
@@ -172,7 +175,9 @@ func untruthfulness(
         if case .shortenDuration(let minutes) = suggestion { minutes } else { nil }
     }
     if offered != (longestShorter.map { [$0] } ?? []) {
-        problems.append("duration suggestions \(offered), but the longest shorter duration that works is \(String(describing: longestShorter))")
+        problems.append(
+            "duration suggestions \(offered), but the longest shorter duration that works is "
+                + String(describing: longestShorter))
     }
     return problems
 }

@@ -91,7 +91,9 @@ private func balanceViolations(_ workout: Workout, for request: WorkoutRequest, 
         return exercise.primaryMuscles.first(where: request.muscles.contains)?.rawValue
     }
     var counts: [String: Int] = [:]
-    for item in workout.main { if let exercise = catalog[item.exerciseID], let key = bucket(exercise) { counts[key, default: 0] += 1 } }
+    for item in workout.main {
+        if let exercise = catalog[item.exerciseID], let key = bucket(exercise) { counts[key, default: 0] += 1 }
+    }
     var unusedEligible: [String: Int] = [:]
     var unusedLoading: Set<String> = []
     for exercise in catalog.exercises where !used.contains(exercise.id) && !flexibility.contains(exercise.id) {

@@ -40,18 +40,21 @@ public struct WorkoutImpossibility: Hashable, Sendable, Codable, CustomStringCon
         self.suggestions = suggestions
     }
 
-    public var description: String {
-        let problem: String
+    /// What is wrong, without the suggestions.
+    public var problem: String {
         switch reason {
         case .noMatchingExercises:
-            problem = "no exercise in the catalogue matches this focus, equipment, level and avoided regions"
+            "no exercise in the catalogue matches this focus, equipment, level and avoided regions"
         case .noWarmUpOrCoolDown:
-            problem = "fewer than two stretches match this equipment, level and avoided regions, so the workout "
+            "fewer than two stretches match this equipment, level and avoided regions, so the workout "
                 + "could have no warm-up and cool-down"
         case .notEnoughExercises:
-            problem = "the matching exercises fill at most \(longestPossibleSeconds / 60) min "
+            "the matching exercises fill at most \(longestPossibleSeconds / 60) min "
                 + "\(longestPossibleSeconds % 60) s, too little for the requested duration"
         }
+    }
+
+    public var description: String {
         guard !suggestions.isEmpty else { return problem + "; no single change is enough, relax several fields" }
         return problem + "; to fix it, " + suggestions.map(\.description).joined(separator: ", or ")
     }

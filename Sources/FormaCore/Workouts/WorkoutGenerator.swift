@@ -86,7 +86,8 @@ public struct WorkoutGenerator: Sendable {
         let mainSeconds = main.reduce(0) { $0 + $1.estimatedSeconds }
 
         let relevant = main.reduce(UInt32(0)) { bits, item in bits | profiles[item.profile].primaryMuscleBits }
-        let (warmUp, coolDown) = flexibility ?? chooseFlexibility(from: stretches, candidates, relevantMuscles: relevant)
+        let (warmUp, coolDown) =
+            flexibility ?? chooseFlexibility(from: stretches, candidates, relevantMuscles: relevant)
         let flexibilitySeconds = min(
             max(request.durationSeconds - mainSeconds, flexibilityRange.lowerBound), flexibilityRange.upperBound)
         let holds = distributeHolds(
@@ -96,7 +97,9 @@ public struct WorkoutGenerator: Sendable {
             request: request,
             warmUp: zip(warmUp, holds.prefix(warmUp.count)).map { flexibilityItem($0, hold: $1, block: .warmUp) },
             main: main.map { mainItem($0, level: request.level) },
-            coolDown: zip(coolDown, holds.suffix(coolDown.count)).map { flexibilityItem($0, hold: $1, block: .coolDown) })
+            coolDown: zip(coolDown, holds.suffix(coolDown.count)).map {
+                flexibilityItem($0, hold: $1, block: .coolDown)
+            })
         guard request.acceptableSeconds.contains(workout.estimatedSeconds) else {
             // Unreachable by the argument in the type's documentation; the property tests would catch a regression.
             assertionFailure("estimate \(workout.estimatedSeconds) s outside \(request.acceptableSeconds)")
@@ -180,20 +183,23 @@ public struct WorkoutGenerator: Sendable {
         var planned = 0
         var plannedSeconds = 0
         for profile in sequence {
-            let cost = profiles[profile].prescription(at: level).estimatedSeconds(
-                sets: profiles[profile].prescription(at: level).defaultSets)
+            let prescription = profiles[profile].prescription(at: level)
+            let cost = prescription.estimatedSeconds(sets: prescription.defaultSets)
             guard planned == 0 || abs(plannedSeconds + cost - targetSeconds) < abs(plannedSeconds - targetSeconds)
             else { break }
             planned += 1
             plannedSeconds += cost
         }
-        for profile in sequence.prefix(planned) where !add(profile) { return ordered(chosen) }
+        for profile in sequence.prefix(planned) {
+            guard add(profile) else { return ordered(chosen) }
+        }
         chosen = ordered(chosen)
         for limit in [\Prescription.defaultSets, \Prescription.maximumSets] {
             var progressed = true
             while progressed {
                 progressed = false
-                for position in chosen.indices where chosen[position].sets < chosen[position].prescription[keyPath: limit] {
+                for position in chosen.indices
+                where chosen[position].sets < chosen[position].prescription[keyPath: limit] {
                     guard addSet(position) else { return chosen }
                     progressed = true
                 }
@@ -238,7 +244,8 @@ public struct WorkoutGenerator: Sendable {
             var ranks: [[Int]] = [[], [], [], []]
             for index in pool {
                 let profile = profiles[index]
-                let rank = (profile.muscleBits & relevantMuscles != 0 ? 0 : 2) + (profile.isDynamic == preferDynamic ? 0 : 1)
+                let relevance = profile.muscleBits & relevantMuscles != 0 ? 0 : 2
+                let rank = relevance + (profile.isDynamic == preferDynamic ? 0 : 1)
                 ranks[rank].append(index)
                 if ranks[0].count == count { break }
             }
