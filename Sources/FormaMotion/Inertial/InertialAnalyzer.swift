@@ -26,9 +26,9 @@ public struct InertialAnalyzer: Sendable {
         /// Swings lower than this fraction of the median are partial movements and not counted.
         public var partialFraction = 0.35
         /// The least band-passed acceleration, RMS in g, for a bout to hold repetitions at all.
-        public var minimumMovementG = 0.03
+        public var minimumMovementG = 0.025
         /// Movement level (smoothed high-passed acceleration, g) that starts a bout, and the lower one that ends it.
-        public var activityOnG = 0.05
+        public var activityOnG = 0.04
         public var activityOffG = 0.03
         /// Seconds of rest that end a bout; also the streaming form's reporting delay.
         public var restSeconds = 5.0

@@ -129,8 +129,9 @@ struct CSVTable {
     let rows: [Row]
 
     init(_ text: String, source: String) throws(InertialInputError) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().lazy
-            .map { (number: $0.offset + 1, text: $0.element.hasSuffix("\r") ? $0.element.dropLast() : $0.element) }
+        // Split the UTF-8 bytes: as Characters, "\r\n" is one grapheme and would not split on "\n".
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated().lazy
+            .map { (number: $0.offset + 1, text: Substring($0.element.last == UInt8(ascii: "\r") ? $0.element.dropLast() : $0.element)) }
             .filter { !$0.text.allSatisfy { $0 == " " || $0 == "\t" } }
             .makeIterator()
         guard let headerLine = lines.next() else { throw .empty(source: source) }
