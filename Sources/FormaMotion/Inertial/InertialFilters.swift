@@ -86,14 +86,15 @@ enum InertialFiltering {
 
     private static func pass(_ data: inout [Double], _ section: InertialBiquad, reversed: Bool) {
         var state = InertialBiquadState()
-        if reversed {
-            guard let last = data.last else { return }
-            state.settle(at: last, section)
-            for index in data.indices.reversed() { data[index] = state.step(data[index], section) }
-        } else {
-            guard let first = data.first else { return }
-            state.settle(at: first, section)
-            for index in data.indices { data[index] = state.step(data[index], section) }
+        data.withUnsafeMutableBufferPointer { buffer in
+            guard let first = buffer.first, let last = buffer.last else { return }
+            if reversed {
+                state.settle(at: last, section)
+                for index in buffer.indices.reversed() { buffer[index] = state.step(buffer[index], section) }
+            } else {
+                state.settle(at: first, section)
+                for index in buffer.indices { buffer[index] = state.step(buffer[index], section) }
+            }
         }
     }
 }

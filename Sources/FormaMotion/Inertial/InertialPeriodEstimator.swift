@@ -32,9 +32,22 @@ struct InertialPeriodEstimator: Sendable {
             var sum = 0.0
             for channel in channels {
                 channel.withUnsafeBufferPointer { x in
-                    var partial = 0.0
-                    for index in 0..<(count - lag) { partial += x[index] * x[index + lag] }
-                    sum += partial
+                    // Four independent sums let the loop pipeline (and vectorise) despite strict FP ordering.
+                    var (p0, p1, p2, p3) = (0.0, 0.0, 0.0, 0.0)
+                    let length = count - lag
+                    var index = 0
+                    while index + 4 <= length {
+                        p0 += x[index] * x[index + lag]
+                        p1 += x[index + 1] * x[index + 1 + lag]
+                        p2 += x[index + 2] * x[index + 2 + lag]
+                        p3 += x[index + 3] * x[index + 3 + lag]
+                        index += 4
+                    }
+                    while index < length {
+                        p0 += x[index] * x[index + lag]
+                        index += 1
+                    }
+                    sum += (p0 + p1) + (p2 + p3)
                 }
             }
             correlation[lag] = sum / Double(count - lag)
