@@ -14,10 +14,17 @@ struct InertialActivitySegmenter: Sendable {
     private let configuration: InertialAnalyzer.Configuration
     private let rate = InertialFrontEnd.analysisRateHertz
     private let highPass: InertialBiquad
-    private var states = [InertialBiquadState](repeating: InertialBiquadState(), count: 3)
+    private var state = InertialBiquadState<SIMD4<Double>>()
     private var started = false
     private var energy = 0.0
     private let smoothing: Double
+    private let preRoll: Int
+    private let restSamples: Int
+    private let maximumSamples: Int
+    /// The last ``preRoll`` samples while at rest, in a ring, so that waiting costs no copying.
+    private var ring: [InertialFrontEnd.GridSample] = []
+    private var ringNext = 0
+    /// The bout in progress.
     private var buffer: [InertialFrontEnd.GridSample] = []
     private var active = false
     private var quietSamples = 0
@@ -27,41 +34,52 @@ struct InertialActivitySegmenter: Sendable {
         self.configuration = configuration
         self.highPass = InertialBiquad.highPass(cutoffHertz: 0.3, sampleRateHertz: InertialFrontEnd.analysisRateHertz)
         self.smoothing = 1 / (1.0 * InertialFrontEnd.analysisRateHertz)
+        self.preRoll = max(1, Int(configuration.preRollSeconds * InertialFrontEnd.analysisRateHertz))
+        self.restSamples = Int(configuration.restSeconds * InertialFrontEnd.analysisRateHertz)
+        self.maximumSamples = Int(Self.maximumBoutSeconds * InertialFrontEnd.analysisRateHertz)
     }
 
     /// Feeds one grid sample; returns a finished bout when this sample closes one.
     mutating func push(_ sample: InertialFrontEnd.GridSample) -> [InertialFrontEnd.GridSample]? {
         if !started {
-            for axis in 0..<3 { states[axis].settle(at: sample.values[axis], highPass) }
+            state.settle(at: sample.values, highPass)
             started = true
         }
-        var squared = 0.0
-        for axis in 0..<3 {
-            let value = states[axis].step(sample.values[axis], highPass)
-            squared += value * value
-        }
-        energy += smoothing * (squared - energy)
+        var moving = state.step(sample.values, highPass)
+        moving[3] = 0
+        energy += smoothing * ((moving * moving).sum() - energy)
         let level = energy.squareRoot()
-        buffer.append(sample)
         if !active {
-            let preRoll = Int(configuration.preRollSeconds * rate)
-            // Trimming only when the buffer is twice the pre-roll keeps the cost O(1) per sample on average.
-            if buffer.count > 2 * preRoll + 1 { buffer.removeFirst(buffer.count - preRoll) }
-            if level > configuration.activityOnG {
-                if buffer.count > preRoll { buffer.removeFirst(buffer.count - preRoll) }
-                active = true
-                quietSamples = 0
-                lastLoudIndex = buffer.count - 1
+            if ring.count < preRoll {
+                ring.append(sample)
+            } else {
+                ring[ringNext] = sample
             }
+            ringNext = ringNext + 1 == preRoll ? 0 : ringNext + 1
+            guard level > configuration.activityOnG else { return nil }
+            // The ring holds the pre-roll, oldest first from `ringNext` once it is full.
+            buffer.removeAll(keepingCapacity: true)
+            if ring.count == preRoll {
+                buffer += ring[ringNext...]
+                buffer += ring[..<ringNext]
+            } else {
+                buffer += ring
+            }
+            ring.removeAll(keepingCapacity: true)
+            ringNext = 0
+            active = true
+            quietSamples = 0
+            lastLoudIndex = buffer.count - 1
             return nil
         }
+        buffer.append(sample)
         if level >= configuration.activityOffG {
             quietSamples = 0
             lastLoudIndex = buffer.count - 1
         } else {
             quietSamples += 1
         }
-        if quietSamples >= Int(configuration.restSeconds * rate) || Double(buffer.count) >= Self.maximumBoutSeconds * rate {
+        if quietSamples >= restSamples || buffer.count >= maximumSamples {
             return close()
         }
         return nil
@@ -75,7 +93,10 @@ struct InertialActivitySegmenter: Sendable {
     private mutating func close() -> [InertialFrontEnd.GridSample] {
         let keep = min(buffer.count, lastLoudIndex + 1 + Int(configuration.postRollSeconds * rate))
         let bout = Array(buffer[0..<keep])
-        buffer.removeFirst(keep)
+        // What follows the post-roll is rest: its end becomes the next bout's pre-roll.
+        ring = Array(buffer[keep...].suffix(preRoll))
+        ringNext = ring.count % preRoll
+        buffer.removeAll(keepingCapacity: true)
         active = false
         quietSamples = 0
         return bout

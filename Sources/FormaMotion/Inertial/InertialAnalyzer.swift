@@ -1,32 +1,53 @@
 /// Counts repetitions in a whole inertial recording: the batch form of ``InertialStreamAnalyzer``.
 ///
-/// Works with or without a gyroscope, at any rate in ``InertialRecording/supportedRatesHertz`` (tested from
-/// 12.5 to 100 Hz), and needs no exercise name; an ``InertialExerciseHint`` only narrows the period search. The
-/// recording may hold rest before and after the set, or several sets: each bout of movement is analysed on its own
-/// (see ``InertialActivitySegmenter`` and ``InertialRepetitionFinder`` for the method and its sources).
+/// Works from the accelerometer alone, at any rate in ``InertialRecording/supportedRatesHertz`` (tested from 12.5 to
+/// 100 Hz), and needs no exercise name; an ``InertialExerciseHint`` only narrows the period search. Gyroscope samples
+/// are accepted and validated but not used: on the barbell data they did not improve the count (see
+/// docs/motion-inertial.md). The recording may hold rest before and after the set, or several sets: each bout of
+/// movement is analysed on its own (see ``InertialActivitySegmenter`` and ``InertialRepetitionFinder`` for the method
+/// and its sources).
 ///
 /// The batch form feeds the stream analyzer every sample and finishes it, so the two always agree; the streaming
 /// form reports each bout's repetitions once the bout has ended (after ``Configuration/restSeconds`` of rest).
 public struct InertialAnalyzer: Sendable {
-    /// Tuning of the analysis. The defaults were chosen on the barbell data set as described in
-    /// docs/motion-inertial.md; change them only to explore.
+    /// Tuning of the analysis. All defaults but ``activeEnvelopeFraction`` were fixed from physics or a synthetic
+    /// burst; that one was chosen by leave-one-participant-out cross-validation on the barbell data set
+    /// (docs/motion-inertial.md). Change them only to explore.
     public struct Configuration: Sendable, Hashable, Codable {
-        /// Pass band of the first filter, in hertz: the range of repetition rates and their first harmonics.
+        /// Cut-off of the low-pass that separates gravity from movement, in hertz.
+        public var gravityCutoffHertz = 0.3
+        /// Pass band applied to the vertical acceleration, in hertz: repetition rates and their first harmonics.
         public var bandLowHertz = 0.15
         public var bandHighHertz = 2.5
+        /// High-pass after each integration from acceleration to displacement, in hertz; removes drift.
+        public var integrationHighPassHertz = 0.2
+        /// Below this share of the largest principal variance, the vertical is not the movement's axis and the
+        /// principal axis is used instead (a mostly horizontal movement).
+        public var minimumVerticalShare = 0.2
         /// The range of repetition periods searched, in seconds.
         public var minimumPeriodSeconds = 0.8
         public var maximumPeriodSeconds = 6.0
+        /// The period is the first autocorrelation maximum reaching this fraction of the highest one.
+        public var periodKeyFraction = 0.8
         /// The smallest normalised autocorrelation at the period for a bout to count as repetitive.
         public var minimumPeriodicity = 0.1
-        /// Schmitt-trigger hysteresis as a fraction of the projected signal's amplitude.
-        public var hysteresis = 0.35
-        /// The shortest repetition as a fraction of the estimated period; closer swings merge into one.
-        public var minimumDurationFraction = 0.55
-        /// Swings lower than this fraction of the median are partial movements and not counted.
-        public var partialFraction = 0.35
-        /// The least band-passed acceleration, RMS in g, for a bout to hold repetitions at all.
-        public var minimumMovementG = 0.025
+        /// The band around the repetition rate 1/P in which phase is measured, as multiples of 1/P.
+        public var narrowBandLow = 0.5
+        public var narrowBandHigh = 1.5
+        /// Movement is under way where the displacement envelope reaches this fraction of its reference quantile
+        /// (the 0.9 quantile: the amplitude of the repetitions, which quiet parts of a bout do not lower).
+        public var activeEnvelopeFraction = 0.1
+        public var envelopeReferenceQuantile = 0.9
+        /// Each end of an active stretch is where the envelope reaches this fraction of the nearest repetition's
+        /// amplitude (unless the recording starts or stops there).
+        public var edgeEnvelopeFraction = 0.5
+        /// The recording cut a set at its start (end) when the first (last) second moves at least this fraction of the
+        /// bout's RMS vertical acceleration.
+        public var openEdgeMovementFraction = 0.5
+        /// Active stretches separated by less than this many periods are one stretch (a pause within a set).
+        public var bridgePeriods = 2.0
+        /// The least band-passed vertical acceleration, RMS in g, for a bout to hold repetitions at all.
+        public var minimumMovementG = 0.01
         /// Movement level (smoothed high-passed acceleration, g) that starts a bout, and the lower one that ends it.
         public var activityOnG = 0.04
         public var activityOffG = 0.03
@@ -50,17 +71,16 @@ public struct InertialAnalyzer: Sendable {
         self.configuration = configuration
     }
 
-    /// Analyses a whole recording. O(n) in the number of samples for the front end, plus O(m × lags) per bout of
-    /// m samples at 12.5 Hz for the period search.
+    /// Analyses a whole recording: O(n) in the number of samples, plus O(m log m + m × lags) per bout of m samples
+    /// (lags: the period range at 6.25 Hz, about 35).
     public func analyze(_ recording: InertialRecording) -> InertialAnalysis {
         var stream = InertialStreamAnalyzer(
             sampleRateHertz: recording.sampleRateHertz, hasRotation: recording.hasRotation, hint: hint,
             configuration: configuration)
-        for index in recording.timesSeconds.indices {
-            // The recording is already validated, so the stream cannot reject a sample.
-            _ = try? stream.push(
-                timeSeconds: recording.timesSeconds[index], acceleration: recording.acceleration[index],
-                rotation: recording.rotation?[index])
+        let (times, acceleration) = (recording.timesSeconds, recording.acceleration)
+        for index in times.indices {
+            // The recording is already validated, so its samples take the stream's unchecked path.
+            stream.feed(timeSeconds: times[index], acceleration: acceleration[index])
         }
         _ = stream.finish()
         return stream.analysis

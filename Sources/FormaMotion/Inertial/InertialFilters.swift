@@ -28,6 +28,12 @@ struct InertialBiquad: Sendable, Hashable {
             a1: -2 * cosine / a0, a2: (1 - alpha) / a0)
     }
 
+    /// A first-order Butterworth high-pass (bilinear transform), as a section with `b2 = a2 = 0`.
+    static func firstOrderHighPass(cutoffHertz: Double, sampleRateHertz: Double) -> InertialBiquad {
+        let k = tan(Double.pi * min(cutoffHertz, sampleRateHertz * 0.45) / sampleRateHertz)
+        return InertialBiquad(b0: 1 / (1 + k), b1: -1 / (1 + k), b2: 0, a1: (k - 1) / (k + 1), a2: 0)
+    }
+
     /// A band-pass built from a high-pass at `lowHertz` followed by a low-pass at `highHertz`.
     static func bandPass(lowHertz: Double, highHertz: Double, sampleRateHertz: Double) -> [InertialBiquad] {
         [highPass(cutoffHertz: lowHertz, sampleRateHertz: sampleRateHertz),
@@ -41,13 +47,25 @@ struct InertialBiquad: Sendable, Hashable {
     }
 }
 
-/// The running state of one biquad (transposed direct form II), for causal sample-by-sample filtering.
-struct InertialBiquadState: Sendable, Hashable {
-    var z1 = 0.0
-    var z2 = 0.0
+/// A value a filter can run on: one channel (`Double`) or several filtered together (`SIMD4<Double>`).
+protocol InertialFilterSample: Sendable, Hashable {
+    static var zero: Self { get }
+    static func + (lhs: Self, rhs: Self) -> Self
+    static func - (lhs: Self, rhs: Self) -> Self
+    static func * (lhs: Double, rhs: Self) -> Self
+}
+
+extension Double: InertialFilterSample {}
+extension SIMD4: InertialFilterSample where Scalar == Double {}
+
+/// The running state of one biquad (transposed direct form II), for causal sample-by-sample filtering of one
+/// channel or of up to four at once.
+struct InertialBiquadState<Value: InertialFilterSample>: Sendable, Hashable {
+    var z1 = Value.zero
+    var z2 = Value.zero
 
     @inline(__always)
-    mutating func step(_ x: Double, _ c: InertialBiquad) -> Double {
+    mutating func step(_ x: Value, _ c: InertialBiquad) -> Value {
         let y = c.b0 * x + z1
         z1 = c.b1 * x - c.a1 * y + z2
         z2 = c.b2 * x - c.a2 * y
@@ -55,9 +73,8 @@ struct InertialBiquadState: Sendable, Hashable {
     }
 
     /// Sets the state to the steady state for a constant input `x`, so a filter does not ring at start-up.
-    mutating func settle(at x: Double, _ c: InertialBiquad) {
-        let gain = (c.b0 + c.b1 + c.b2) / (1 + c.a1 + c.a2)
-        let y = gain * x
+    mutating func settle(at x: Value, _ c: InertialBiquad) {
+        let y = (c.b0 + c.b1 + c.b2) / (1 + c.a1 + c.a2) * x
         z2 = c.b2 * x - c.a2 * y
         z1 = c.b1 * x - c.a1 * y + z2
     }
@@ -68,10 +85,12 @@ enum InertialFiltering {
     ///
     /// Pads both ends by odd reflection of up to `padding` samples and starts each pass from the steady state of its
     /// first padded sample.
-    static func zeroPhase(_ signal: [Double], _ sections: [InertialBiquad], padding: Int) -> [Double] {
+    static func zeroPhase<Value: InertialFilterSample>(
+        _ signal: [Value], _ sections: [InertialBiquad], padding: Int
+    ) -> [Value] {
         guard signal.count > 1 else { return signal }
         let pad = min(padding, signal.count - 1)
-        var work = [Double]()
+        var work = [Value]()
         work.reserveCapacity(signal.count + 2 * pad)
         let first = signal[0], last = signal[signal.count - 1]
         for index in stride(from: pad, to: 0, by: -1) { work.append(2 * first - signal[index]) }
@@ -84,8 +103,8 @@ enum InertialFiltering {
         return Array(work[pad..<(pad + signal.count)])
     }
 
-    private static func pass(_ data: inout [Double], _ section: InertialBiquad, reversed: Bool) {
-        var state = InertialBiquadState()
+    private static func pass<Value: InertialFilterSample>(_ data: inout [Value], _ section: InertialBiquad, reversed: Bool) {
+        var state = InertialBiquadState<Value>()
         data.withUnsafeMutableBufferPointer { buffer in
             guard let first = buffer.first, let last = buffer.last else { return }
             if reversed {

@@ -6,18 +6,22 @@
 /// those of a bout still open. Reported repetitions are final: they are never revised, and
 /// ``InertialAnalyzer/analyze(_:)`` on the same samples returns exactly them.
 ///
-/// Cost per sample: O(1) for the front end and segmenter; each bout of m grid samples then costs O(m × lags).
+/// Cost per sample: O(1) for the front end and segmenter; each bout of m grid samples then costs O(m log m + m × lags)
+/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 180–620 instructions per input sample in
+/// all on a release build, depending on the input rate (docs/motion-inertial.md, "Speed").
 public struct InertialStreamAnalyzer: Sendable {
     private let configuration: InertialAnalyzer.Configuration
     private let hasRotation: Bool
     private var frontEnd: InertialFrontEnd
     private var segmenter: InertialActivitySegmenter
-    private var grid: [InertialFrontEnd.GridSample] = []
     private var lastTime: Double?
     private var sampleIndex = 0
     private var repetitions: [InertialAnalysis.Repetition] = []
     private var bouts: [InertialAnalysis.Segment] = []
     private var periodOfLargestBout: (count: Int, seconds: Double)?
+    /// The times of the first and latest grid samples, to recognise a bout cut by the recording's start or end.
+    private var firstGridTime: Double?
+    private var lastGridTime: Double?
     private let finder: InertialRepetitionFinder
 
     /// Creates an analyzer for samples at about `sampleRateHertz`, with or without gyroscope values.
@@ -32,7 +36,8 @@ public struct InertialStreamAnalyzer: Sendable {
         }
         self.configuration = tuned
         self.hasRotation = hasRotation
-        self.frontEnd = InertialFrontEnd(inputRateHertz: sampleRateHertz, channelCount: hasRotation ? 6 : 3)
+        // The grid carries the accelerometer only: the counter does not use the gyroscope (see InertialAnalyzer).
+        self.frontEnd = InertialFrontEnd(inputRateHertz: sampleRateHertz)
         self.segmenter = InertialActivitySegmenter(configuration: tuned)
         self.finder = InertialRepetitionFinder(configuration: tuned, sampleRateHertz: InertialFrontEnd.analysisRateHertz)
     }
@@ -50,58 +55,60 @@ public struct InertialStreamAnalyzer: Sendable {
         if let lastTime, timeSeconds <= lastTime {
             throw .timeNotIncreasing(location: location, previousSeconds: lastTime, seconds: timeSeconds)
         }
-        var values = SIMD8<Double>(acceleration.x, acceleration.y, acceleration.z, 0, 0, 0, 0, 0)
         if hasRotation {
             guard let rotation else { throw .lengthMismatch(what: "rotation", expected: sampleIndex + 1, found: sampleIndex) }
             guard rotation.isFinite else { throw .notFinite(field: "rotation", location: location) }
-            values[3] = rotation.x
-            values[4] = rotation.y
-            values[5] = rotation.z
         }
+        let reported = repetitions.count
+        feed(timeSeconds: timeSeconds, acceleration: acceleration)
+        return repetitions.count > reported ? Array(repetitions[reported...]) : []
+    }
+
+    /// Feeds one sample already known to be valid (finite, later than the previous one): the path shared by
+    /// ``push(timeSeconds:acceleration:rotation:)`` and the batch ``InertialAnalyzer``, which already validated its
+    /// recording. Completed repetitions are appended to ``analysis``.
+    mutating func feed(timeSeconds: Double, acceleration: InertialVector) {
         lastTime = timeSeconds
         sampleIndex += 1
-        grid.removeAll(keepingCapacity: true)
-        frontEnd.push(timeSeconds: timeSeconds, values: values, into: &grid)
-        var completed: [InertialAnalysis.Repetition] = []
-        for point in grid {
-            if let bout = segmenter.push(point) { completed += analyse(bout) }
+        frontEnd.push(timeSeconds: timeSeconds, values: SIMD4(acceleration.x, acceleration.y, acceleration.z, 0))
+        while let point = frontEnd.nextGridSample() {
+            if firstGridTime == nil { firstGridTime = point.timeSeconds }
+            lastGridTime = point.timeSeconds
+            if let bout = segmenter.push(point) { analyse(bout, endsRecording: false) }
         }
-        return completed
     }
 
     /// Ends the stream and returns the repetitions of the bout still open, if any.
     public mutating func finish() -> [InertialAnalysis.Repetition] {
-        guard let bout = segmenter.finish() else { return [] }
-        return analyse(bout)
+        guard let bout = segmenter.finish(), let last = bout.last else { return [] }
+        let reported = repetitions.count
+        analyse(bout, endsRecording: last.timeSeconds == lastGridTime)
+        return Array(repetitions[reported...])
     }
 
     /// Everything reported so far.
     public var analysis: InertialAnalysis {
         InertialAnalysis(
             repetitions: repetitions, estimatedPeriodSeconds: periodOfLargestBout?.seconds, bouts: bouts,
-            usedRotation: hasRotation)
+            usedRotation: false)
     }
 
-    private mutating func analyse(_ bout: [InertialFrontEnd.GridSample]) -> [InertialAnalysis.Repetition] {
-        guard let first = bout.first, let last = bout.last else { return [] }
+    private mutating func analyse(_ bout: [InertialFrontEnd.GridSample], endsRecording: Bool) {
+        guard let first = bout.first, let last = bout.last else { return }
         bouts.append(InertialAnalysis.Segment(startSeconds: first.timeSeconds, endSeconds: last.timeSeconds))
-        let accel = (0..<3).map { channel in bout.map { $0.values[channel] } }
-        let gyro = hasRotation ? (3..<6).map { channel in bout.map { $0.values[channel] } } : nil
-        let outcome = finder.find(accelerometer: accel, gyroscope: gyro)
+        let outcome = finder.find(
+            accelerometer: bout.map(\.values), openStart: first.timeSeconds == firstGridTime, openEnd: endsRecording)
         let found = outcome.repetitions.map { repetition in
             InertialAnalysis.Repetition(
                 number: 0, startSeconds: bout[repetition.start].timeSeconds, endSeconds: bout[repetition.end].timeSeconds,
                 peakSeconds: bout[repetition.peak].timeSeconds)
         }
-        var numbered: [InertialAnalysis.Repetition] = []
         for var repetition in found {
             repetition.number = repetitions.count + 1
             repetitions.append(repetition)
-            numbered.append(repetition)
         }
         if let period = outcome.periodSamples, found.count > periodOfLargestBout?.count ?? 0 {
             periodOfLargestBout = (found.count, period / InertialFrontEnd.analysisRateHertz)
         }
-        return numbered
     }
 }

@@ -19,11 +19,14 @@ public struct InertialSyntheticSet: Sendable {
     public var restBeforeSeconds: Double
     public var restAfterSeconds: Double
     public var includesRotation: Bool
+    /// The direction of gravity in the sensor frame (a unit vector), or `nil` for a random one. Sets of one session
+    /// share it: the band does not turn on the wrist between sets.
+    public var gravity: InertialVector?
 
     public init(
         repetitions: Int, sampleRateHertz: Double, periodSeconds: Double = 2.5, tempoJitter: Double = 0.1,
         excursionMetres: Double = 0.4, noiseG: Double = 0.01, restBeforeSeconds: Double = 6,
-        restAfterSeconds: Double = 6, includesRotation: Bool = true
+        restAfterSeconds: Double = 6, includesRotation: Bool = true, gravity: InertialVector? = nil
     ) {
         self.repetitions = repetitions
         self.sampleRateHertz = sampleRateHertz
@@ -34,6 +37,7 @@ public struct InertialSyntheticSet: Sendable {
         self.restBeforeSeconds = restBeforeSeconds
         self.restAfterSeconds = restAfterSeconds
         self.includesRotation = includesRotation
+        self.gravity = gravity
     }
 
     /// Generates the recording and the true start time of every repetition.
@@ -43,7 +47,9 @@ public struct InertialSyntheticSet: Sendable {
     public func generate(
         using generator: inout some RandomNumberGenerator
     ) throws(InertialInputError) -> (recording: InertialRecording, repStartsSeconds: [Double]) {
-        let gravity = Self.randomUnitVector(using: &generator)
+        // Drawn even when `gravity` is given, so that a seed yields the same movement either way.
+        let randomGravity = Self.randomUnitVector(using: &generator)
+        let gravity = self.gravity ?? randomGravity
         let tilt = Self.randomUnitVector(using: &generator)
         let axis = Self.randomUnitVector(using: &generator)
         let rotationAxis = Self.randomUnitVector(using: &generator)
@@ -88,7 +94,8 @@ public struct InertialSyntheticSet: Sendable {
         return (recording, starts)
     }
 
-    static func randomUnitVector(using generator: inout some RandomNumberGenerator) -> InertialVector {
+    /// A direction drawn uniformly on the sphere (rejection sampling in the unit ball).
+    public static func randomUnitVector(using generator: inout some RandomNumberGenerator) -> InertialVector {
         while true {
             let v = InertialVector(
                 x: .random(in: -1...1, using: &generator), y: .random(in: -1...1, using: &generator),
