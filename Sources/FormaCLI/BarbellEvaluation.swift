@@ -36,6 +36,17 @@ struct BarbellEvaluation {
         }
     }
 
+    /// One labelled recording of the data set, parsed and ready to analyse.
+    struct LoadedSet: Sendable {
+        let folder: String
+        let file: String
+        let participant: String
+        let exercise: String
+        let category: String
+        let expected: Int?
+        let recording: InertialRecording
+    }
+
     let main: [SetResult]
     let extra: [SetResult]
     let rest: [SetResult]
@@ -45,14 +56,45 @@ struct BarbellEvaluation {
     ///
     /// - Throws: an error naming the missing manifest or file, or the file that failed to parse.
     init(directory: URL, useGyroscope: Bool, useHint: Bool, configuration: InertialAnalyzer.Configuration = .standard) throws {
+        let (sets, skipped) = try Self.load(directory: directory, useGyroscope: useGyroscope)
+        self.init(sets: sets, skippedDuplicates: skipped, useHint: useHint, configuration: configuration)
+    }
+
+    /// Analyses sets loaded by ``load(directory:useGyroscope:)``.
+    init(sets: [LoadedSet], skippedDuplicates: Int, useHint: Bool, configuration: InertialAnalyzer.Configuration) {
+        var main: [SetResult] = [], extra: [SetResult] = [], rest: [SetResult] = []
+        for set in sets {
+            let hint: InertialExerciseHint? = useHint ? Self.hint(set.exercise) : nil
+            let analysis = InertialAnalyzer(hint: hint, configuration: configuration).analyze(set.recording)
+            let result = SetResult(
+                folder: set.folder, file: set.file, participant: set.participant, exercise: set.exercise,
+                category: set.category, expected: set.expected, analysis: analysis)
+            if set.exercise == "rest" {
+                rest.append(result)
+            } else if set.folder == "MetaMotion" {
+                main.append(result)
+            } else {
+                extra.append(result)
+            }
+        }
+        self.main = main
+        self.extra = extra
+        self.rest = rest
+        self.skippedDuplicates = skippedDuplicates
+    }
+
+    /// Reads and parses the distinct recordings listed in `directory/manifest.csv`.
+    ///
+    /// - Throws: an error naming the missing manifest or file, or the file that failed to parse.
+    static func load(directory: URL, useGyroscope: Bool) throws -> (sets: [LoadedSet], skippedDuplicates: Int) {
         let manifestURL = directory.appendingPathComponent("manifest.csv")
         guard let manifestText = try? String(contentsOf: manifestURL, encoding: .utf8) else {
             throw BarbellEvaluationError("cannot read \(manifestURL.path); pass the tracking-barbell-exercises folder")
         }
         let rows = Self.records(manifestText)
         let accelerometerRows = rows.filter { $0["sensor"] == "Accelerometer" }
-        skippedDuplicates = accelerometerRows.filter { !($0["duplicate_of"] ?? "").isEmpty }.count
-        var main: [SetResult] = [], extra: [SetResult] = [], rest: [SetResult] = []
+        let skipped = accelerometerRows.filter { !($0["duplicate_of"] ?? "").isEmpty }.count
+        var sets: [LoadedSet] = []
         for row in accelerometerRows where (row["duplicate_of"] ?? "").isEmpty {
             let folder = row["folder"] ?? ""
             guard folder == "MetaMotion" || folder == "removed_in_final_commit", let file = row["file"] else { continue }
@@ -69,23 +111,11 @@ struct BarbellEvaluation {
             } catch {
                 throw BarbellEvaluationError("\(folder)/\(file): \(error)")
             }
-            let exercise = row["exercise"] ?? ""
-            let hint: InertialExerciseHint? = useHint ? Self.hint(exercise) : nil
-            let analysis = InertialAnalyzer(hint: hint, configuration: configuration).analyze(recording)
-            let result = SetResult(
-                folder: folder, file: file, participant: row["participant"] ?? "", exercise: exercise,
-                category: row["category"] ?? "", expected: Int(row["expected_reps"] ?? ""), analysis: analysis)
-            if exercise == "rest" {
-                rest.append(result)
-            } else if folder == "MetaMotion" {
-                main.append(result)
-            } else {
-                extra.append(result)
-            }
+            sets.append(LoadedSet(
+                folder: folder, file: file, participant: row["participant"] ?? "", exercise: row["exercise"] ?? "",
+                category: row["category"] ?? "", expected: Int(row["expected_reps"] ?? ""), recording: recording))
         }
-        self.main = main
-        self.extra = extra
-        self.rest = rest
+        return (sets, skipped)
     }
 
     private static func hint(_ exercise: String) -> InertialExerciseHint? {

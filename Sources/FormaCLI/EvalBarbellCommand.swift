@@ -12,21 +12,25 @@ struct EvalBarbellCommand: AsyncParsableCommand {
     @Argument(help: "The tracking-barbell-exercises folder.")
     var directory: String
 
-    @Flag(help: "Ignore the gyroscope files (accelerometer only).")
+    @Flag(help: "Read only the accelerometer files. (The counter ignores the gyroscope; with it, a recording is trimmed to the span both sensors cover.)")
     var noGyroscope = false
 
     @Flag(help: "Pass the exercise name to the analyzer as a hint.")
     var hint = false
 
+    @Flag(help: "Also choose the tuned threshold by leave-one-participant-out cross-validation and report the held-out figures.")
+    var crossValidate = false
+
     func run() async throws {
-        let evaluation: BarbellEvaluation
+        let loaded: (sets: [BarbellEvaluation.LoadedSet], skippedDuplicates: Int)
         do {
-            evaluation = try BarbellEvaluation(
-                directory: URL(fileURLWithPath: directory), useGyroscope: !noGyroscope, useHint: hint)
+            loaded = try BarbellEvaluation.load(directory: URL(fileURLWithPath: directory), useGyroscope: !noGyroscope)
         } catch {
             throw ValidationError("\(error)")
         }
-        Terminal.write("Barbell repetition counting (\(noGyroscope ? "accelerometer only" : "accelerometer + gyroscope")"
+        let evaluation = BarbellEvaluation(
+            sets: loaded.sets, skippedDuplicates: loaded.skippedDuplicates, useHint: hint, configuration: .standard)
+        Terminal.write("Barbell repetition counting (\(noGyroscope ? "accelerometer files only" : "accelerometer and gyroscope files")"
             + (hint ? ", with exercise hint" : ", no exercise hint") + ")")
         Terminal.write("Skipped \(evaluation.skippedDuplicates) accelerometer files that manifest.csv marks as duplicates "
             + "(value-identical copies with shifted timestamps: every participant-E file and every *_1.4.41.csv).")
@@ -37,6 +41,21 @@ struct EvalBarbellCommand: AsyncParsableCommand {
         for result in evaluation.rest {
             Terminal.write("  \(result.file.prefix(34))  counted \(result.counted)")
         }
+        if crossValidate { reportCrossValidation(BarbellCrossValidation(sets: loaded.sets, useHint: hint)) }
+    }
+
+    private func reportCrossValidation(_ validation: BarbellCrossValidation) {
+        Terminal.write("")
+        Terminal.write("Leave-one-participant-out cross-validation of activeEnvelopeFraction over "
+            + BarbellCrossValidation.candidates.map { String($0) }.joined(separator: ", ") + " (MetaMotion/ sets only)")
+        for fold in validation.folds {
+            Terminal.write("  held out \(fold.participant): chose \(fold.chosen); held-out \(fold.heldOut.sets) sets, "
+                + "exact \(fold.heldOut.exact), within ±1 \(fold.heldOut.withinOne), "
+                + "MAE \(String(format: "%.3f", fold.heldOut.meanAbsoluteError))")
+        }
+        let pooled = validation.pooled
+        Terminal.write("Cross-validated: \(pooled.sets) sets, exact \(pooled.exact), within ±1 \(pooled.withinOne), "
+            + "MAE \(String(format: "%.3f", pooled.meanAbsoluteError))")
     }
 
     private func report(_ title: String, _ results: [BarbellEvaluation.SetResult]) {

@@ -14,15 +14,17 @@ public enum InertialBenchmark {
         public var repetitionsCounted: Int
     }
 
-    /// A recording of `sets` sets of 10 reps with 60 s of rest after each, generated from a fixed seed.
+    /// A recording of `sets` sets of 10 reps with 60 s of rest after each, generated from a fixed seed, with the
+    /// band in one orientation on the wrist for the whole session.
     public static func workload(sampleRateHertz: Double, sets: Int = 10) throws -> InertialRecording {
         var generator = InertialSeededGenerator(seed: 42)
+        let gravity = InertialSyntheticSet.randomUnitVector(using: &generator)
         var acceleration: [InertialVector] = []
         var rotation: [InertialVector] = []
         for _ in 0..<sets {
             let set = InertialSyntheticSet(
                 repetitions: 10, sampleRateHertz: sampleRateHertz, periodSeconds: 2.5, excursionMetres: 0.5,
-                restBeforeSeconds: 30, restAfterSeconds: 30)
+                restBeforeSeconds: 30, restAfterSeconds: 30, gravity: gravity)
             let recording = try set.generate(using: &generator).recording
             acceleration += recording.acceleration
             rotation += recording.rotation ?? []
