@@ -1,0 +1,122 @@
+import Foundation
+
+/// The analytic signal of a real signal: its amplitude envelope and unwrapped instantaneous phase (Gabor, "Theory of
+/// communication", J. IEE 93, 1946), computed with the FFT as Marple does ("Computing the discrete-time analytic
+/// signal via FFT", IEEE Trans. Signal Processing 47(9), 1999): transform, zero the negative frequencies, double the
+/// positive ones, transform back.
+///
+/// The FFT here is radix 2, so the signal is first resampled onto the largest power-of-two number of points not above
+/// its length, treating it as periodic as the DFT does (the last point interpolates back towards the first); the
+/// result is interpolated back onto the original samples. Cycle counts do not change under this uniform rescaling of
+/// time, and the signals given here are band-limited well below the new Nyquist rate (at least half the old one).
+///
+/// Cost: O(n) for the resampling plus O(m log m) for two FFTs of m ≤ n points.
+enum InertialAnalyticSignal {
+    /// The envelope and the unwrapped phase (radians) at each sample of `signal`.
+    static func envelopeAndPhase(_ signal: [Double]) -> (envelope: [Double], phase: [Double]) {
+        let n = signal.count
+        guard n >= 4 else { return (signal.map(abs), [Double](repeating: 0, count: n)) }
+        var m = 1
+        while m * 2 <= n { m *= 2 }
+        let step = Double(n) / Double(m)
+        var real = [Double](repeating: 0, count: m)
+        var imaginary = [Double](repeating: 0, count: m)
+        for j in 0..<m {
+            let position = Double(j) * step
+            let left = Int(position)
+            let weight = position - Double(left)
+            let right = left + 1 < n ? signal[left + 1] : signal[0]
+            real[j] = signal[left] + (right - signal[left]) * weight
+        }
+        InertialFFT.transform(real: &real, imaginary: &imaginary, inverse: false)
+        for k in 1..<(m / 2) {
+            real[k] *= 2
+            imaginary[k] *= 2
+        }
+        for k in (m / 2 + 1)..<m {
+            real[k] = 0
+            imaginary[k] = 0
+        }
+        InertialFFT.transform(real: &real, imaginary: &imaginary, inverse: true)
+        var coarseEnvelope = [Double](repeating: 0, count: m + 1)
+        var coarsePhase = [Double](repeating: 0, count: m + 1)
+        var previous = 0.0
+        for j in 0..<m {
+            let (re, im) = (real[j] / Double(m), imaginary[j] / Double(m))
+            coarseEnvelope[j] = (re * re + im * im).squareRoot()
+            let angle = atan2(im, re)
+            if j > 0 { coarsePhase[j] = coarsePhase[j - 1] + wrapped(angle - previous) }
+            previous = angle
+        }
+        // The last original samples lie up to one coarse step past the last coarse point: the phase goes on at its
+        // last rate (the DFT's periodicity would wrap it to the first point instead), the envelope holds.
+        coarseEnvelope[m] = coarseEnvelope[m - 1]
+        coarsePhase[m] = coarsePhase[m - 1] + (coarsePhase[m - 1] - coarsePhase[m - 2])
+        var envelope = [Double](repeating: 0, count: n)
+        var phase = [Double](repeating: 0, count: n)
+        for index in 0..<n {
+            let position = Double(index) / step
+            let left = min(m - 1, Int(position))
+            let weight = min(1, position - Double(left))
+            envelope[index] = coarseEnvelope[left] + (coarseEnvelope[left + 1] - coarseEnvelope[left]) * weight
+            phase[index] = coarsePhase[left] + (coarsePhase[left + 1] - coarsePhase[left]) * weight
+        }
+        return (envelope, phase)
+    }
+
+    /// An angle difference brought into (−π, π].
+    static func wrapped(_ angle: Double) -> Double {
+        var value = angle
+        while value > Double.pi { value -= 2 * Double.pi }
+        while value <= -Double.pi { value += 2 * Double.pi }
+        return value
+    }
+}
+
+/// An in-place iterative radix-2 complex FFT (Cooley and Tukey, Math. Comp. 19, 1965), unnormalised both ways.
+enum InertialFFT {
+    /// Transforms `real` + i·`imaginary`, whose common length must be a power of two.
+    static func transform(real: inout [Double], imaginary: inout [Double], inverse: Bool) {
+        let n = real.count
+        guard n > 1, n & (n - 1) == 0, imaginary.count == n else { return }
+        var j = 0
+        for i in 1..<n {
+            var bit = n >> 1
+            while j & bit != 0 {
+                j ^= bit
+                bit >>= 1
+            }
+            j |= bit
+            if i < j {
+                real.swapAt(i, j)
+                imaginary.swapAt(i, j)
+            }
+        }
+        let sign = inverse ? 1.0 : -1.0
+        real.withUnsafeMutableBufferPointer { re in
+            imaginary.withUnsafeMutableBufferPointer { im in
+                var length = 2
+                while length <= n {
+                    let angle = sign * 2 * Double.pi / Double(length)
+                    let (stepCos, stepSin) = (cos(angle), sin(angle))
+                    var start = 0
+                    while start < n {
+                        var (wr, wi) = (1.0, 0.0)
+                        for k in 0..<(length / 2) {
+                            let (a, b) = (start + k, start + k + length / 2)
+                            let tr = re[b] * wr - im[b] * wi
+                            let ti = re[b] * wi + im[b] * wr
+                            re[b] = re[a] - tr
+                            im[b] = im[a] - ti
+                            re[a] += tr
+                            im[a] += ti
+                            (wr, wi) = (wr * stepCos - wi * stepSin, wr * stepSin + wi * stepCos)
+                        }
+                        start += length
+                    }
+                    length *= 2
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// Counts repetitions in a whole inertial recording: the batch form of ``InertialStreamAnalyzer``.
+///
+/// Works from the accelerometer alone, at any rate in ``InertialRecording/supportedRatesHertz`` (tested from 12.5 to
+/// 100 Hz), and needs no exercise name; an ``InertialExerciseHint`` only narrows the period search. Gyroscope samples
+/// are accepted and validated but not used: on the barbell data they did not improve the count (see
+/// docs/motion-inertial.md). The recording may hold rest before and after the set, or several sets: each bout of
+/// movement is analysed on its own (see ``InertialActivitySegmenter`` and ``InertialRepetitionFinder`` for the method
+/// and its sources).
+///
+/// The batch form feeds the stream analyzer every sample and finishes it, so the two always agree; the streaming
+/// form reports each bout's repetitions once the bout has ended (after ``Configuration/restSeconds`` of rest).
+public struct InertialAnalyzer: Sendable {
+    /// Tuning of the analysis. All defaults but ``activeEnvelopeFraction`` were fixed from physics or a synthetic
+    /// burst; that one was chosen by leave-one-participant-out cross-validation on the barbell data set
+    /// (docs/motion-inertial.md). Change them only to explore.
+    public struct Configuration: Sendable, Hashable, Codable {
+        /// Cut-off of the low-pass that separates gravity from movement, in hertz.
+        public var gravityCutoffHertz = 0.3
+        /// Pass band applied to the vertical acceleration, in hertz: repetition rates and their first harmonics.
+        public var bandLowHertz = 0.15
+        public var bandHighHertz = 2.5
+        /// High-pass after each integration from acceleration to displacement, in hertz; removes drift.
+        public var integrationHighPassHertz = 0.2
+        /// Below this share of the largest principal variance, the vertical is not the movement's axis and the
+        /// principal axis is used instead (a mostly horizontal movement).
+        public var minimumVerticalShare = 0.2
+        /// The range of repetition periods searched, in seconds.
+        public var minimumPeriodSeconds = 0.8
+        public var maximumPeriodSeconds = 6.0
+        /// The period is the first autocorrelation maximum reaching this fraction of the highest one.
+        public var periodKeyFraction = 0.8
+        /// The smallest normalised autocorrelation at the period for a bout to count as repetitive.
+        public var minimumPeriodicity = 0.1
+        /// The band around the repetition rate 1/P in which phase is measured, as multiples of 1/P.
+        public var narrowBandLow = 0.5
+        public var narrowBandHigh = 1.5
+        /// Movement is under way where the displacement envelope reaches this fraction of its reference quantile
+        /// (the 0.9 quantile: the amplitude of the repetitions, which quiet parts of a bout do not lower).
+        public var activeEnvelopeFraction = 0.1
+        public var envelopeReferenceQuantile = 0.9
+        /// Each end of an active stretch is where the envelope reaches this fraction of the nearest repetition's
+        /// amplitude (unless the recording starts or stops there).
+        public var edgeEnvelopeFraction = 0.5
+        /// The recording cut a set at its start (end) when the first (last) second moves at least this fraction of the
+        /// bout's RMS vertical acceleration.
+        public var openEdgeMovementFraction = 0.5
+        /// Active stretches separated by less than this many periods are one stretch (a pause within a set).
+        public var bridgePeriods = 2.0
+        /// The least band-passed vertical acceleration, RMS in g, for a bout to hold repetitions at all.
+        public var minimumMovementG = 0.01
+        /// Movement level (smoothed high-passed acceleration, g) that starts a bout, and the lower one that ends it.
+        public var activityOnG = 0.04
+        public var activityOffG = 0.03
+        /// Seconds of rest that end a bout; also the streaming form's reporting delay.
+        public var restSeconds = 5.0
+        /// Rest kept before and after each bout, in seconds.
+        public var preRollSeconds = 2.0
+        public var postRollSeconds = 1.0
+
+        public init() {}
+
+        /// The defaults.
+        public static let standard = Configuration()
+    }
+
+    public var configuration: Configuration
+    public var hint: InertialExerciseHint?
+
+    public init(hint: InertialExerciseHint? = nil, configuration: Configuration = .standard) {
+        self.hint = hint
+        self.configuration = configuration
+    }
+
+    /// Analyses a whole recording: O(n) in the number of samples, plus O(m log m + m × lags) per bout of m samples
+    /// (lags: the period range at 6.25 Hz, about 35).
+    public func analyze(_ recording: InertialRecording) -> InertialAnalysis {
+        var stream = InertialStreamAnalyzer(
+            sampleRateHertz: recording.sampleRateHertz, hasRotation: recording.hasRotation, hint: hint,
+            configuration: configuration)
+        let (times, acceleration) = (recording.timesSeconds, recording.acceleration)
+        for index in times.indices {
+            // The recording is already validated, so its samples take the stream's unchecked path.
+            stream.feed(timeSeconds: times[index], acceleration: acceleration[index])
+        }
+        _ = stream.finish()
+        return stream.analysis
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// Second-order IIR filter sections and zero-phase filtering for the inertial analyzer.
+///
+/// Coefficients follow Robert Bristow-Johnson's "Cookbook formulae for audio EQ biquad filter coefficients"
+/// (W3C Audio EQ Cookbook), with Q = 1/√2 for a Butterworth response. Zero-phase filtering runs the cascade forwards
+/// and then backwards (Gustafsson, "Determining the initial states in forward-backward filtering", IEEE Trans.
+/// Signal Processing 44(4), 1996), which squares the magnitude response and cancels the phase, so rep timing is not
+/// delayed; the ends are padded by odd reflection, as SciPy's `filtfilt` does, to limit edge transients.
+struct InertialBiquad: Sendable, Hashable {
+    let b0: Double, b1: Double, b2: Double, a1: Double, a2: Double
+
+    /// A Butterworth low-pass section; `cutoffHertz` is clamped below Nyquist.
+    static func lowPass(cutoffHertz: Double, sampleRateHertz: Double) -> InertialBiquad {
+        let (cosine, alpha) = angular(cutoffHertz, sampleRateHertz)
+        let a0 = 1 + alpha
+        return InertialBiquad(
+            b0: (1 - cosine) / 2 / a0, b1: (1 - cosine) / a0, b2: (1 - cosine) / 2 / a0,
+            a1: -2 * cosine / a0, a2: (1 - alpha) / a0)
+    }
+
+    /// A Butterworth high-pass section.
+    static func highPass(cutoffHertz: Double, sampleRateHertz: Double) -> InertialBiquad {
+        let (cosine, alpha) = angular(cutoffHertz, sampleRateHertz)
+        let a0 = 1 + alpha
+        return InertialBiquad(
+            b0: (1 + cosine) / 2 / a0, b1: -(1 + cosine) / a0, b2: (1 + cosine) / 2 / a0,
+            a1: -2 * cosine / a0, a2: (1 - alpha) / a0)
+    }
+
+    /// A first-order Butterworth high-pass (bilinear transform), as a section with `b2 = a2 = 0`.
+    static func firstOrderHighPass(cutoffHertz: Double, sampleRateHertz: Double) -> InertialBiquad {
+        let k = tan(Double.pi * min(cutoffHertz, sampleRateHertz * 0.45) / sampleRateHertz)
+        return InertialBiquad(b0: 1 / (1 + k), b1: -1 / (1 + k), b2: 0, a1: (k - 1) / (k + 1), a2: 0)
+    }
+
+    /// A band-pass built from a high-pass at `lowHertz` followed by a low-pass at `highHertz`.
+    static func bandPass(lowHertz: Double, highHertz: Double, sampleRateHertz: Double) -> [InertialBiquad] {
+        [highPass(cutoffHertz: lowHertz, sampleRateHertz: sampleRateHertz),
+         lowPass(cutoffHertz: highHertz, sampleRateHertz: sampleRateHertz)]
+    }
+
+    private static func angular(_ cutoff: Double, _ rate: Double) -> (cosine: Double, alpha: Double) {
+        let nyquistSafe = min(cutoff, rate * 0.45)
+        let omega = 2 * Double.pi * nyquistSafe / rate
+        return (cos(omega), sin(omega) / (2 * 0.5.squareRoot()))
+    }
+}
+
+/// A value a filter can run on: one channel (`Double`) or several filtered together (`SIMD4<Double>`).
+protocol InertialFilterSample: Sendable, Hashable {
+    static var zero: Self { get }
+    static func + (lhs: Self, rhs: Self) -> Self
+    static func - (lhs: Self, rhs: Self) -> Self
+    static func * (lhs: Double, rhs: Self) -> Self
+}
+
+extension Double: InertialFilterSample {}
+extension SIMD4: InertialFilterSample where Scalar == Double {}
+
+/// The running state of one biquad (transposed direct form II), for causal sample-by-sample filtering of one
+/// channel or of up to four at once.
+struct InertialBiquadState<Value: InertialFilterSample>: Sendable, Hashable {
+    var z1 = Value.zero
+    var z2 = Value.zero
+
+    @inline(__always)
+    mutating func step(_ x: Value, _ c: InertialBiquad) -> Value {
+        let y = c.b0 * x + z1
+        z1 = c.b1 * x - c.a1 * y + z2
+        z2 = c.b2 * x - c.a2 * y
+        return y
+    }
+
+    /// Sets the state to the steady state for a constant input `x`, so a filter does not ring at start-up.
+    mutating func settle(at x: Value, _ c: InertialBiquad) {
+        let y = (c.b0 + c.b1 + c.b2) / (1 + c.a1 + c.a2) * x
+        z2 = c.b2 * x - c.a2 * y
+        z1 = c.b1 * x - c.a1 * y + z2
+    }
+}
+
+enum InertialFiltering {
+    /// Filters `signal` with the cascade forwards then backwards; O(n) per section.
+    ///
+    /// Pads both ends by odd reflection of up to `padding` samples and starts each pass from the steady state of its
+    /// first padded sample.
+    static func zeroPhase<Value: InertialFilterSample>(
+        _ signal: [Value], _ sections: [InertialBiquad], padding: Int
+    ) -> [Value] {
+        guard signal.count > 1 else { return signal }
+        let pad = min(padding, signal.count - 1)
+        var work = [Value]()
+        work.reserveCapacity(signal.count + 2 * pad)
+        let first = signal[0], last = signal[signal.count - 1]
+        for index in stride(from: pad, to: 0, by: -1) { work.append(2 * first - signal[index]) }
+        work.append(contentsOf: signal)
+        for index in stride(from: signal.count - 2, to: signal.count - 2 - pad, by: -1) {
+            work.append(2 * last - signal[index])
+        }
+        for section in sections { pass(&work, section, reversed: false) }
+        for section in sections { pass(&work, section, reversed: true) }
+        return Array(work[pad..<(pad + signal.count)])
+    }
+
+    private static func pass<Value: InertialFilterSample>(_ data: inout [Value], _ section: InertialBiquad, reversed: Bool) {
+        var state = InertialBiquadState<Value>()
+        data.withUnsafeMutableBufferPointer { buffer in
+            guard let first = buffer.first, let last = buffer.last else { return }
+            if reversed {
+                state.settle(at: last, section)
+                for index in buffer.indices.reversed() { buffer[index] = state.step(buffer[index], section) }
+            } else {
+                state.settle(at: first, section)
+                for index in buffer.indices { buffer[index] = state.step(buffer[index], section) }
+            }
+        }
+    }
+}

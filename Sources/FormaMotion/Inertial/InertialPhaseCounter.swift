@@ -1,0 +1,171 @@
+import Foundation
+
+/// Counts repetitions as the number of cycles the displacement goes through while the set is under way.
+///
+/// Counting peaks asks, at each end of a set, whether the first or last swing is a repetition or the bar being
+/// unracked, walked out or put back, and a threshold on peak height gets that wrong whenever the first or last rep is
+/// weaker or cut off by the recording. Counting phase avoids the question of polarity (a squat is a dip below the
+/// standing position, a deadlift a rise above the floor; either way one repetition is one full cycle) and lets a
+/// partial cycle at either end count for the fraction of a cycle it covers:
+///
+/// 1. Narrow the displacement to one octave around the repetition rate (0.5/P to 1.5/P with the default
+///    configuration), so each repetition is one oscillation.
+/// 2. Take its analytic signal (``InertialAnalyticSignal``): an amplitude envelope and an instantaneous phase that
+///    advances by 2π per oscillation whatever the shape of the repetition.
+/// 3. Movement is under way where the envelope reaches ``InertialAnalyzer/Configuration/activeEnvelopeFraction`` of
+///    its ``InertialAnalyzer/Configuration/envelopeReferenceQuantile`` quantile (stretches closer than
+///    ``InertialAnalyzer/Configuration/bridgePeriods`` periods are one). Each end of a stretch then moves in to where
+///    the envelope reaches ``InertialAnalyzer/Configuration/edgeEnvelopeFraction`` of the nearest repetition's own
+///    amplitude, which is where a burst of oscillation starts once the filter has spread it symmetrically, unless
+///    the recording cut the set at that end.
+/// 4. Each stretch counts the unwrapped phase it advances divided by 2π, rounded; its repetitions split it into
+///    equal phase.
+///
+/// Cost: O(n log n) for the analytic signal, O(n) otherwise.
+struct InertialPhaseCounter: Sendable {
+    struct Outcome: Sendable, Hashable {
+        /// The cycles over the active stretches, before rounding.
+        let cycles: Double
+        /// Each repetition's first and last sample index.
+        let repetitions: [ClosedRange<Int>]
+    }
+
+    let configuration: InertialAnalyzer.Configuration
+    let sampleRateHertz: Double
+
+    /// Counts the cycles in `displacement`. `openStart` and `openEnd` say that the bout begins at the first, or ends at
+    /// the last, sample of the recording, so the set may have been under way before or after it: there the signal is
+    /// continued by repeating its first (last) periods before filtering, so that the filters and the analytic signal
+    /// see a set in progress rather than an edge, and an active stretch that reaches the edge keeps it.
+    func count(displacement: [Double], periodSamples: Double, openStart: Bool = false, openEnd: Bool = false) -> Outcome {
+        let none = Outcome(cycles: 0, repetitions: [])
+        let n = displacement.count
+        let length = Int(periodSamples.rounded())
+        guard n > 3, length > 1 else { return none }
+        let periodSeconds = periodSamples / sampleRateHertz
+        let narrow = InertialBiquad.bandPass(
+            lowHertz: configuration.narrowBandLow / periodSeconds, highHertz: configuration.narrowBandHigh / periodSeconds,
+            sampleRateHertz: sampleRateHertz)
+        let continued = Self.continued(displacement, period: length, before: openStart, after: openEnd)
+        let x = InertialFiltering.zeroPhase(continued.signal, narrow, padding: 2 * length + 1)
+        let (fullAmplitude, fullPhase) = InertialAnalyticSignal.envelopeAndPhase(x)
+        let kept = continued.offset..<(continued.offset + n)
+        let (amplitude, phase) = (Array(fullAmplitude[kept]), Array(fullPhase[kept]))
+        let reference = Self.quantile(amplitude, configuration.envelopeReferenceQuantile)
+        guard reference > 0 else { return none }
+        let runs = Self.runs(
+            amplitude, atLeast: configuration.activeEnvelopeFraction * reference,
+            bridging: Int(configuration.bridgePeriods * periodSamples))
+        let active = runs.map { run -> ClosedRange<Int> in
+            // Each end of a stretch moves in to where the envelope reaches a fraction (by default half) of the
+            // nearest repetition's own amplitude: the filter spreads a burst's edge symmetrically about that point,
+            // and a weaker first or last repetition keeps its share. Where the recording itself starts or stops
+            // while the set is under way, the stretch keeps the edge.
+            var lower = run.lowerBound, upper = run.upperBound
+            if !(openStart && lower == 0) {
+                let local = amplitude[lower...min(upper, lower + length)].max() ?? 0
+                while lower < upper, amplitude[lower] < configuration.edgeEnvelopeFraction * local { lower += 1 }
+            }
+            if !(openEnd && upper == n - 1) {
+                let local = amplitude[max(lower, upper - length)...upper].max() ?? 0
+                while upper > lower, amplitude[upper] < configuration.edgeEnvelopeFraction * local { upper -= 1 }
+            }
+            return lower...upper
+        }
+        var cycles = 0.0
+        var repetitions: [ClosedRange<Int>] = []
+        for run in active {
+            let advance = (phase[run.upperBound] - phase[run.lowerBound]) / (2 * Double.pi)
+            cycles += advance
+            let count = Int(advance.rounded())
+            guard count >= 1 else { continue }
+            // Repetition boundaries split the run into equal phase; the phase can wobble back in a pause, so each
+            // boundary is the first crossing after the previous one.
+            var start = run.lowerBound
+            var cursor = run.lowerBound
+            for k in 1...count {
+                let level = phase[run.lowerBound] + Double(k) / Double(count) * (phase[run.upperBound] - phase[run.lowerBound])
+                while cursor < run.upperBound, advance >= 0 ? phase[cursor] < level : phase[cursor] > level { cursor += 1 }
+                let end = k == count ? run.upperBound : max(cursor, start + 1)
+                repetitions.append(start...min(end, run.upperBound))
+                start = min(end, run.upperBound)
+            }
+        }
+        return Outcome(cycles: cycles, repetitions: repetitions)
+    }
+
+    /// `signal` with two periods repeated before its start (`before`) and after its end (`after`), and the index of its
+    /// first sample in the result. Continues only while the signal holds at least two periods.
+    static func continued(_ signal: [Double], period: Int, before: Bool, after: Bool) -> (signal: [Double], offset: Int) {
+        let n = signal.count
+        guard period > 0, n >= 2 * period else { return (signal, 0) }
+        let extra = 2 * period
+        var result: [Double] = []
+        result.reserveCapacity(n + 2 * extra)
+        if before {
+            // Sample −j repeats the sample a whole number of periods later, within the first period.
+            for j in stride(from: extra, through: 1, by: -1) { result.append(signal[(period - j % period) % period]) }
+        }
+        let offset = result.count
+        result += signal
+        if after {
+            // Sample n − 1 + j repeats the sample a whole number of periods earlier, within the last period.
+            for j in 1...extra { result.append(signal[n - period + (j - 1) % period]) }
+        }
+        return (result, offset)
+    }
+
+    /// The stretches where `values` reach `threshold`, merging stretches separated by fewer than `bridging` samples.
+    static func runs(_ values: [Double], atLeast threshold: Double, bridging: Int) -> [ClosedRange<Int>] {
+        var runs: [ClosedRange<Int>] = []
+        var start: Int?
+        for index in values.indices {
+            if values[index] >= threshold {
+                if start == nil { start = index }
+            } else if let first = start {
+                runs.append(first...(index - 1))
+                start = nil
+            }
+        }
+        if let first = start { runs.append(first...(values.count - 1)) }
+        var merged: [ClosedRange<Int>] = []
+        for run in runs {
+            if let last = merged.last, run.lowerBound - last.upperBound <= bridging {
+                merged[merged.count - 1] = last.lowerBound...run.upperBound
+            } else {
+                merged.append(run)
+            }
+        }
+        return merged.filter { $0.upperBound > $0.lowerBound }
+    }
+
+    /// The `q` quantile (0...1), the nearest rank, by Hoare's selection ("FIND", Commun. ACM 4(7), 1961) on a
+    /// copy; O(n) on average.
+    static func quantile(_ values: [Double], _ q: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        var work = values
+        let rank = min(work.count - 1, max(0, Int((q * Double(work.count - 1)).rounded())))
+        var (low, high) = (0, work.count - 1)
+        while low < high {
+            let pivot = work[(low + high) / 2]
+            var (i, j) = (low, high)
+            while i <= j {
+                while work[i] < pivot { i += 1 }
+                while work[j] > pivot { j -= 1 }
+                if i <= j {
+                    work.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if rank <= j {
+                high = j
+            } else if rank >= i {
+                low = i
+            } else {
+                break
+            }
+        }
+        return work[rank]
+    }
+}
