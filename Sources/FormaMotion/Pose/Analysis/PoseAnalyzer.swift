@@ -38,7 +38,7 @@ public struct PoseAnalyzer: Sendable {
         self.aspectRatio = ratio.isFinite && ratio > 0 ? ratio : 1
         analysis = PoseAnalysis(exercise: exercise.id)
         counter = RepetitionCounter(signal: exercise.signal)
-        signalFilter = OneEuroFilter(minimumCutoffHertz: 1.5, beta: 1.5 / exercise.signal.measure.typicalSpan)
+        signalFilter = OneEuroFilter(minimumCutoffHertz: exercise.signal.smoothingHertz, beta: 1.5 / exercise.signal.measure.typicalSpan)
         trackers = exercise.formRules.map(FormTracker.init(rule:))
     }
 

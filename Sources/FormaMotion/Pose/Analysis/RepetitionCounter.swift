@@ -61,6 +61,9 @@ struct RepetitionCounter: Sendable {
     private(set) var rest: Double?
     private(set) var typicalExcursion: Double?
     private(set) var isMoving = false
+    /// False right after a repetition ends, until the signal is back near the start: stops the tail of one
+    /// repetition from opening the next.
+    private var isArmed = true
     private var lastRestTime = 0.0
     private var lastSignalTime = -Double.infinity
     private var current = Span(
@@ -103,8 +106,9 @@ struct RepetitionCounter: Sendable {
         guard isMoving else {
             followRest(towards: value, excursion: excursion, elapsed: elapsed)
             if excursion <= 0.1 * scale { lastRestTime = time }
+            if excursion <= tuning.enterFraction * scale { isArmed = true }
             if let expired = expirePendingHalf(at: time) { return .partial(expired) }
-            if excursion > tuning.enterFraction * scale {
+            if isArmed && excursion > tuning.enterFraction * scale {
                 isMoving = true
                 currentSign = signed >= 0 ? 1 : -1
                 current = Span(
@@ -129,6 +133,7 @@ struct RepetitionCounter: Sendable {
         guard alongCurrent <= tuning.returnFraction * current.excursion else { return .none }
 
         isMoving = false
+        isArmed = false
         lastRestTime = time
         current.endTime = time
         current.requiredExcursion = countThreshold

@@ -45,16 +45,19 @@ public struct RepetitionSignal: Sendable, Hashable, Codable {
     /// The value a full repetition reaches (thighs parallel: a knee angle of about 100°); also the depth cue's limit.
     public var targetValue: Double
     public var cycle: Cycle
+    /// The 1€ filter's minimum cutoff: lower smooths noisy measures (depth-based twist) harder, at the price of lag.
+    public var smoothingHertz: Double
 
     public init(
         measure: PoseMeasure, sides: SideSelection = .average, startValue: Double, targetValue: Double,
-        cycle: Cycle = .outAndBack
+        cycle: Cycle = .outAndBack, smoothingHertz: Double = 1.5
     ) {
         self.measure = measure
         self.sides = sides
         self.startValue = startValue
         self.targetValue = targetValue
         self.cycle = cycle
+        self.smoothingHertz = smoothingHertz
     }
 
     /// +1 when the measure grows during a repetition, −1 when it shrinks.

@@ -244,14 +244,14 @@ public enum PoseExercises {
         PoseExercise(
             id: "flank-stretch", name: "Flank stretch (KERAAL)", category: .rehabilitation,
             signal: RepetitionSignal(
-                measure: .trunkSideLean, startValue: 0, targetValue: 10, cycle: .bothWays),
+                measure: .trunkSideLean, startValue: 0, targetValue: 10, cycle: .bothWays, smoothingHertz: 0.8),
             depthCue: CueText(code: "not-far-enough", message: "Lean a little further to the side."),
             formRules: [],
             method: "Sideways lean of the trunk; a lean to one side and then the other is one repetition."),
         PoseExercise(
             id: "torso-rotation", name: "Torso rotation (KERAAL)", category: .rehabilitation,
             signal: RepetitionSignal(
-                measure: .trunkTwist, startValue: 0, targetValue: 30, cycle: .bothWays),
+                measure: .trunkTwist, startValue: 0, targetValue: 25, cycle: .bothWays, smoothingHertz: 0.5),
             depthCue: CueText(code: "not-far-enough", message: "Turn your shoulders a little further."),
             formRules: [],
             method: "Rotation of the shoulder line against the hips; a turn to each side is one repetition."),

@@ -23,7 +23,8 @@ public enum PoseMeasure: Sendable, Hashable, Codable {
     case widthRatio(LimbJoint, LimbJoint)
     /// Both sides: signed sideways lean of the trunk in the image, hip midpoint to shoulder midpoint, in degrees.
     case trunkSideLean
-    /// Both sides: signed rotation of the shoulder line against the hip line about the vertical axis, in degrees.
+    /// Both sides: signed rotation of the shoulder line about the vertical axis, in degrees (0 when the shoulders
+    /// face the camera). Read from tracker depth, so it is noisy; use heavy smoothing.
     case trunkTwist
 
     /// Whether the measure is taken on one side at a time.
@@ -58,7 +59,8 @@ public enum PoseMeasure: Sendable, Hashable, Codable {
         case let .jointAngle(a, b, c), let .dropBelowLine(a, b, c): [a, b, c]
         case let .angleFromTrunk(a, b): [a, b, .shoulder, .hip]
         case let .angleFromVertical(a, b), let .heightAbove(a, b), let .widthRatio(a, b): [a, b]
-        case .trunkSideLean, .trunkTwist: [.shoulder, .hip]
+        case .trunkSideLean: [.shoulder, .hip]
+        case .trunkTwist: [.shoulder]
         }
     }
 }

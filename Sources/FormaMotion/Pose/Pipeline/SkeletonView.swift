@@ -89,13 +89,11 @@ struct SkeletonView {
             guard trunk.x != 0 || trunk.y != 0 else { return nil }
             return atan2(trunk.x, -trunk.y) * (180 / Double.pi)
         case .trunkTwist:
+            // The hip line is too short for a stable depth-based yaw, so the shoulder line alone is used; the
+            // counter measures the turn from the person's own start position.
             let shoulders = point(.shoulder, .left) - point(.shoulder, .right)
-            let hips = point(.hip, .left) - point(.hip, .right)
-            let shoulderYaw = atan2(shoulders.z, shoulders.x)
-            let hipYaw = atan2(hips.z, hips.x)
-            var twist = (shoulderYaw - hipYaw) * (180 / Double.pi)
-            if twist > 180 { twist -= 360 } else if twist < -180 { twist += 360 }
-            return twist
+            guard shoulders.x != 0 || shoulders.z != 0 else { return nil }
+            return atan2(shoulders.z, shoulders.x) * (180 / Double.pi)
         }
     }
 
