@@ -19,7 +19,7 @@ public struct PoseAnalyzer: Sendable {
     private var torsoLength: Double?
     private var implausibleSince: Double?
     private var frontality: Double?
-    private var chosenSide = BodySide.left
+    private var sides: SideSelector
     private var workingSide: BodySide?
     private var turningSide: BodySide?
     private var lastTime: Double?
@@ -40,6 +40,7 @@ public struct PoseAnalyzer: Sendable {
         counter = RepetitionCounter(signal: exercise.signal)
         signalFilter = OneEuroFilter(minimumCutoffHertz: exercise.signal.smoothingHertz, beta: 1.5 / exercise.signal.measure.typicalSpan)
         trackers = exercise.formRules.map(FormTracker.init(rule:))
+        sides = SideSelector(signal: exercise.signal)
     }
 
     /// Analyses a whole recording with the same code path as streaming.
@@ -82,7 +83,7 @@ public struct PoseAnalyzer: Sendable {
         skeleton.torsoLength = torsoLength ?? 1
         updateView(skeleton, elapsed: elapsed)
 
-        guard let raw = signalValue(skeleton), acceptsSample(raw, time: time) else {
+        guard let raw = signalValue(skeleton, time: time), acceptsSample(raw, time: time) else {
             counter.noSignal(time: time)
             return events
         }
@@ -176,48 +177,26 @@ public struct PoseAnalyzer: Sendable {
         return nil
     }
 
-    /// The signal's raw value from the side(s) the exercise asks for; sets `workingSide`.
-    private mutating func signalValue(_ skeleton: SkeletonView) -> Double? {
-        let signal = exercise.signal
-        guard signal.measure.isPerSide else {
+    /// The signal's raw value from the side(s) the exercise asks for; sets `workingSide`, and moves the counter's
+    /// start position when the side changes.
+    private mutating func signalValue(_ skeleton: SkeletonView, time: Double) -> Double? {
+        let measure = exercise.signal.measure
+        guard measure.isPerSide else {
             workingSide = nil
-            return skeleton.value(signal.measure, side: .left)
+            return skeleton.value(measure, side: .left)
         }
-        switch signal.sides {
-        case .mostVisible:
-            if !counter.isMoving {
-                let current = skeleton.visibility(of: signal.measure, side: chosenSide)
-                let other = skeleton.visibility(of: signal.measure, side: chosenSide == .left ? .right : .left)
-                if other > current + 0.15 { chosenSide = chosenSide == .left ? .right : .left }
-            }
-            workingSide = chosenSide
-            return skeleton.value(signal.measure, side: chosenSide)
-        case .average:
-            workingSide = nil
-            let left = skeleton.value(signal.measure, side: .left)
-            let right = skeleton.value(signal.measure, side: .right)
-            switch (left, right) {
-            case let (left?, right?): return (left + right) / 2
-            case let (side?, nil), let (nil, side?): return side
-            case (nil, nil): return nil
-            }
-        case .mostActive:
-            let left = skeleton.value(signal.measure, side: .left)
-            let right = skeleton.value(signal.measure, side: .right)
-            switch (left, right) {
-            case let (left?, right?):
-                let leftLeads = signal.direction * (left - right) >= 0
-                workingSide = leftLeads ? .left : .right
-                return leftLeads ? left : right
-            case let (left?, nil):
-                workingSide = .left
-                return left
-            case let (nil, right?):
-                workingSide = .right
-                return right
-            case (nil, nil): return nil
-            }
+        guard let choice = sides.choose(
+            left: skeleton.value(measure, side: .left), right: skeleton.value(measure, side: .right),
+            visibility: (skeleton.visibility(of: measure, side: .left), skeleton.visibility(of: measure, side: .right)),
+            isMoving: counter.isMoving, time: time)
+        else { return nil }
+        workingSide = choice.side
+        if choice.rebase != 0 {
+            counter.shiftStartPosition(by: choice.rebase)
+            signalFilter.reset()
+            lastFiltered = nil
         }
+        return choice.value
     }
 
     /// Rejects a sample that jumps further than a body can move in the time since the last accepted one (a tracker

@@ -155,6 +155,11 @@ struct RepetitionCounter: Sendable {
         return .partial(pending.span)
     }
 
+    /// Moves the learnt start position (the signal is now read from the other side, whose start differs).
+    mutating func shiftStartPosition(by offset: Double) {
+        if let rest { self.rest = rest + offset }
+    }
+
     /// Forgets the start position, e.g. after the person left the picture and may come back elsewhere.
     mutating func resetStartPosition() {
         abandon()

@@ -17,7 +17,7 @@ public enum PoseRecordingParser {
         do {
             raw = try JSONDecoder().decode(RawRecording.self, from: data)
         } catch let error as DecodingError {
-            throw Self.describe(error)
+            throw Self.describe(error, data: data)
         } catch {
             throw .malformedJSON(path: "", detail: "\(error)")
         }
@@ -74,7 +74,7 @@ public enum PoseRecordingParser {
         return landmarks
     }
 
-    private static func describe(_ error: DecodingError) -> PoseRecordingError {
+    private static func describe(_ error: DecodingError, data: Data) -> PoseRecordingError {
         func path(_ codingPath: [any CodingKey]) -> String {
             var text = ""
             for key in codingPath {
@@ -89,10 +89,27 @@ public enum PoseRecordingParser {
         switch error {
         case let .typeMismatch(_, context), let .valueNotFound(_, context), let .keyNotFound(_, context),
             let .dataCorrupted(context):
-            let detail = context.underlyingError.map { "\($0)" } ?? context.debugDescription
-            return .malformedJSON(path: path(context.codingPath), detail: detail)
+            if context.codingPath.isEmpty, let syntax = syntaxProblem(in: data) {
+                return .malformedJSON(path: "", detail: syntax)
+            }
+            return .malformedJSON(path: path(context.codingPath), detail: context.debugDescription)
         @unknown default:
             return .malformedJSON(path: "", detail: "\(error)")
+        }
+    }
+}
+
+extension PoseRecordingParser {
+    /// Where the JSON syntax breaks, in the words of Foundation's parser (`Invalid value around character 41`),
+    /// since `JSONDecoder` does not say; NaN and infinities, which JSON cannot hold, are reported here too.
+    fileprivate static func syntaxProblem(in data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let nsError = error as NSError
+            let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? nsError.localizedDescription
+            return "\(detail) (JSON has no NaN or Infinity; every value must be a finite number or null)"
         }
     }
 }
