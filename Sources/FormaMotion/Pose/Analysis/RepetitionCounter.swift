@@ -31,6 +31,8 @@ struct RepetitionCounter: Sendable {
         /// A repetition in progress is dropped after this long, or after this long without a signal.
         var maximumRepetitionSeconds = 30.0
         var maximumGapSeconds = 1.5
+        /// Seconds at the start of the signal that only set the start position.
+        var warmUpSeconds = 0.5
     }
 
     /// A finished movement: counted or partial.
@@ -65,6 +67,7 @@ struct RepetitionCounter: Sendable {
     /// repetition from opening the next.
     private var isArmed = true
     private var lastRestTime = 0.0
+    private var warmUpEnd = -Double.infinity
     private var lastSignalTime = -Double.infinity
     private var current = Span(
         startTime: 0, turningTime: 0, endTime: 0, restValue: 0, turningValue: 0, excursion: 0, requiredExcursion: 0)
@@ -94,7 +97,9 @@ struct RepetitionCounter: Sendable {
     mutating func update(time: Double, value: Double) -> Step {
         defer { lastSignalTime = time }
         let elapsed = time - lastSignalTime
-        guard let rest else {
+        // Warm-up: the first half second only sets the start position, so one noisy first sample cannot pass for it.
+        guard let rest, time >= warmUpEnd else {
+            if self.rest == nil { warmUpEnd = time + tuning.warmUpSeconds }
             self.rest = value
             lastRestTime = time
             return .none
@@ -156,8 +161,10 @@ struct RepetitionCounter: Sendable {
     }
 
     /// Moves the learnt start position (the signal is now read from the other side, whose start differs).
+    /// The new side starts fresh, so the counter is armed for its first movement.
     mutating func shiftStartPosition(by offset: Double) {
         if let rest { self.rest = rest + offset }
+        isArmed = true
     }
 
     /// Forgets the start position, e.g. after the person left the picture and may come back elsewhere.

@@ -50,7 +50,9 @@ struct SideSelector: Sendable {
         var next = chosen
         let current = chosen == .left ? left : right
         let other = chosen == .left ? right : left
-        if current == nil, other != nil {
+        if isMoving {
+            // Never change sides inside a repetition: a briefly hidden joint is a gap, not the other limb.
+        } else if current == nil, other != nil {
             next = chosen.opposite
         } else if !isMoving, other != nil {
             switch mode {
@@ -60,7 +62,7 @@ struct SideSelector: Sendable {
                 if theirs > mine + 0.15 { next = chosen.opposite }
             case .mostActive:
                 let mine = excursion(chosen)
-                if mine < 0.2 * nominalRange, excursion(chosen.opposite) > mine + 0.5 * nominalRange {
+                if mine < 0.35 * nominalRange, excursion(chosen.opposite) > mine + 0.3 * nominalRange {
                     next = chosen.opposite
                 }
             case .average:
@@ -87,11 +89,14 @@ struct SideSelector: Sendable {
         return direction * (value - start)
     }
 
-    /// Follows a side's start position: quickly when the value moves towards the start side, slowly otherwise.
+    /// Follows a side's start position: quickly when the value moves towards the start side, slowly when it is
+    /// near the start, and not at all when the limb is out in a movement (which is what the baseline measures).
     private func follow(_ start: Double?, _ value: Double?, elapsed: Double) -> Double? {
         guard let value else { return start }
         guard let start else { return value }
-        let timeConstant = direction * (value - start) < 0 ? 0.25 : 3.0
+        let excursion = direction * (value - start)
+        if excursion > 0.15 * nominalRange { return start }
+        let timeConstant = excursion < 0 ? 0.25 : 3.0
         return start + (value - start) * min(1, max(elapsed, 0) / timeConstant)
     }
 }
