@@ -19,6 +19,7 @@ enum PoseScenarios {
         synthesizer.outwardSeconds = tempo
         synthesizer.returnSeconds = tempo * Double.random(in: 0.7...1.3, using: &rng)
         synthesizer.pauseSeconds = Double.random(in: 0.2...1.2, using: &rng)
+        if SyntheticMotion.usualCameraYaw(exerciseID) > 0 { synthesizer.workingSide = .right }
         synthesizer.occlusionProbability = 0.05
         synthesizer.dropProbability = 0.05
         synthesizer.framesPerSecond = [24.0, 30, 60].randomElement(using: &rng) ?? 30

@@ -27,6 +27,8 @@ public struct PoseAnalyzer: Sendable {
     private var lastFiltered: Double?
     private var lastAcceptedTime = 0.0
     private var glitchSince: Double?
+    private var noiseVariance: Double?
+    private var noiseSamples = 0
 
     /// - Parameters:
     ///   - exercise: what to count (`PoseExercises.named("squat")`).
@@ -88,6 +90,7 @@ public struct PoseAnalyzer: Sendable {
             return events
         }
         let value = signalFilter.filter(raw, at: time)
+        if !counter.isMoving { followNoise(raw - value, elapsed: elapsed) }
         lastFiltered = value
         lastAcceptedTime = time
         let wasMoving = counter.isMoving
@@ -200,12 +203,13 @@ public struct PoseAnalyzer: Sendable {
     }
 
     /// Rejects a sample that jumps further than a body can move in the time since the last accepted one (a tracker
-    /// swapping limbs or latching onto something else). If jumps persist for 0.3 s the new level is accepted.
+    /// swapping limbs or latching onto something else): more than 8 typical spans a second (720°/s for angles, above
+    /// the peak joint speeds of fast calisthenics), with a floor of a quarter span. If jumps persist for 0.3 s the new level is accepted.
     private mutating func acceptsSample(_ raw: Double, time: Double) -> Bool {
         guard let lastFiltered else { return true }
         let span = exercise.signal.measure.typicalSpan
         let elapsed = time - lastAcceptedTime
-        let allowed = max(0.5 * span, 12 * span * elapsed)
+        let allowed = max(0.25 * span, 8 * span * elapsed)
         guard abs(raw - lastFiltered) > allowed else {
             glitchSince = nil
             return true
@@ -216,6 +220,18 @@ public struct PoseAnalyzer: Sendable {
         glitchSince = nil
         signalFilter.reset()
         return true
+    }
+
+    /// Follows the variance of raw-minus-smoothed signal while no repetition is in progress (time constant 3 s),
+    /// and hands its square root to the counter as the noise floor.
+    /// The first 30 samples are averaged plainly, so the estimate is not biased low while the filter settles.
+    private mutating func followNoise(_ residual: Double, elapsed: Double) {
+        let squared = residual * residual
+        noiseSamples += 1
+        let weight = noiseSamples <= 30 ? 1 / Double(noiseSamples) : min(1, elapsed / 3)
+        let variance = noiseVariance.map { $0 + (squared - $0) * weight } ?? squared
+        noiseVariance = variance
+        counter.noiseLevel = variance.squareRoot()
     }
 
     private mutating func observeForm(_ skeleton: SkeletonView, time: Double, isTurningPoint: Bool) {

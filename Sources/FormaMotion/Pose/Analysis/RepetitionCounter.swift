@@ -31,6 +31,8 @@ struct RepetitionCounter: Sendable {
         /// A repetition in progress is dropped after this long, or after this long without a signal.
         var maximumRepetitionSeconds = 30.0
         var maximumGapSeconds = 1.5
+        /// A movement shorter than this is a tracking glitch, never a repetition (fast jumping jacks take 0.5 s).
+        var minimumRepetitionSeconds = 0.3
         /// Seconds at the start of the signal that only set the start position.
         var warmUpSeconds = 0.5
     }
@@ -60,6 +62,10 @@ struct RepetitionCounter: Sendable {
     let bothWays: Bool
     var tuning = Tuning()
 
+    /// The tracker's jitter on this signal (standard deviation, signal units), measured by the analyser while the
+    /// person is still; every threshold stays a safe multiple above it, so noise alone never makes a repetition.
+    var noiseLevel = 0.0
+
     private(set) var rest: Double?
     private(set) var typicalExcursion: Double?
     private(set) var isMoving = false
@@ -83,14 +89,17 @@ struct RepetitionCounter: Sendable {
 
     /// The excursion a repetition must reach to count right now.
     var countThreshold: Double {
-        guard let typicalExcursion else { return tuning.firstCountFraction * nominalRange }
-        return max(tuning.countFraction * typicalExcursion, tuning.minimumCountFraction * nominalRange)
+        let floor = 6 * noiseLevel
+        guard let typicalExcursion else { return max(tuning.firstCountFraction * nominalRange, floor) }
+        return max(tuning.countFraction * typicalExcursion, tuning.minimumCountFraction * nominalRange, floor)
     }
 
     private var scale: Double { typicalExcursion ?? nominalRange }
 
+    private var enterThreshold: Double { max(tuning.enterFraction * scale, 3 * noiseLevel) }
+
     private var partialThreshold: Double {
-        max(tuning.partialFraction * scale, tuning.minimumPartialFraction * nominalRange)
+        max(tuning.partialFraction * scale, tuning.minimumPartialFraction * nominalRange, 4 * noiseLevel)
     }
 
     /// Feeds one smoothed sample. Samples must come in increasing time.
@@ -111,9 +120,9 @@ struct RepetitionCounter: Sendable {
         guard isMoving else {
             followRest(towards: value, excursion: excursion, elapsed: elapsed)
             if excursion <= 0.1 * scale { lastRestTime = time }
-            if excursion <= tuning.enterFraction * scale { isArmed = true }
+            if excursion <= enterThreshold { isArmed = true }
             if let expired = expirePendingHalf(at: time) { return .partial(expired) }
-            if isArmed && excursion > tuning.enterFraction * scale {
+            if isArmed && excursion > enterThreshold {
                 isMoving = true
                 currentSign = signed >= 0 ? 1 : -1
                 current = Span(
@@ -179,6 +188,7 @@ struct RepetitionCounter: Sendable {
     }
 
     private mutating func finish(_ span: Span) -> Step {
+        guard span.endTime - span.startTime >= tuning.minimumRepetitionSeconds else { return .none }
         let counts = span.excursion >= span.requiredExcursion
         guard counts else {
             return span.excursion >= partialThreshold ? .partial(span) : .none

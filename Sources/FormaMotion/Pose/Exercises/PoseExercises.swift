@@ -178,7 +178,8 @@ public enum PoseExercises {
         PoseExercise(
             id: "shoulder-extension", name: "Standing shoulder extension", category: .rehabilitation,
             signal: RepetitionSignal(
-                measure: .angleFromTrunk(.shoulder, .elbow), sides: .mostActive, startValue: 12, targetValue: 40),
+                measure: .angleFromTrunk(.shoulder, .elbow), sides: .mostActive, startValue: 12, targetValue: 40,
+                smoothingHertz: 0.8),
             depthCue: CueText(code: "not-far-enough", message: "Reach your arm further back."),
             formRules: [
                 FormRule(armBent, measure: .jointAngle(.shoulder, .elbow, .wrist), limit: .atLeast(140),

@@ -38,6 +38,8 @@ public struct PoseSynthesizer: Sendable {
     /// Chance that a frame is missing altogether, and that a frame has one random joint occluded.
     public var dropProbability = 0.0
     public var occlusionProbability = 0.0
+    /// The side that works in one-sided exercises; `nil` alternates, starting on the left.
+    public var workingSide: BodySide?
     /// Intervals (seconds from the start) during which nobody is in the picture.
     public var absences: [ClosedRange<Double>] = []
 
@@ -59,7 +61,7 @@ public struct PoseSynthesizer: Sendable {
         var clock = leadSeconds
         let moveSeconds = outwardSeconds + holdSeconds + returnSeconds
         for (index, repetition) in repetitions.enumerated() {
-            let sides: [BodySide] = twoWay ? [.left, .right] : [index % 2 == 0 ? .left : .right]
+            let sides: [BodySide] = twoWay ? [.left, .right] : [workingSide ?? (index % 2 == 0 ? .left : .right)]
             for side in sides {
                 moves.append((clock, repetition, side))
                 clock += moveSeconds + pauseSeconds

@@ -20,8 +20,9 @@ public enum SyntheticMotion {
     }
 
     /// The camera direction the exercise is usually filmed from: 0 = facing the camera, 90 = side-on.
+    /// Sagittal-plane movements are filmed side-on (positive yaw shows the person's right side).
     public static func usualCameraYaw(_ exerciseID: String) -> Double {
-        ["push-up", "sit-up", "glute-bridge", "dip"].contains(exerciseID) ? 80 : 0
+        ["push-up", "sit-up", "glute-bridge", "dip", "shoulder-extension"].contains(exerciseID) ? 75 : 0
     }
 
     static func pose(_ id: String, progress q: Double, side: BodySide, defect: Defect?) -> StickFigure? {
