@@ -20,6 +20,14 @@ public struct PoseAnalyzer: Sendable {
     private var implausibleSince: Double?
     private var frontality: Double?
     private var sides: SideSelector
+    private let signalReader: MeasureReader
+    private let ruleReaders: [MeasureReader]
+    private let ruleSides: [RuleSide]
+    private let ruleLimits: [FormRule.Limit]
+    private let ruleViews: [CameraView?]
+    private let ruleMoments: [FormRule.Moment]
+    /// The landmarks this exercise reads; only these must be finite.
+    private let neededLandmarks: [Int]
     private var workingSide: BodySide?
     private var turningSide: BodySide?
     private var lastTime: Double?
@@ -43,6 +51,15 @@ public struct PoseAnalyzer: Sendable {
         signalFilter = OneEuroFilter(minimumCutoffHertz: exercise.signal.smoothingHertz, beta: 1.5 / exercise.signal.measure.typicalSpan)
         trackers = exercise.formRules.map(FormTracker.init(rule:))
         sides = SideSelector(signal: exercise.signal)
+        signalReader = MeasureReader(exercise.signal.measure)
+        ruleReaders = exercise.formRules.map { MeasureReader($0.measure) }
+        ruleSides = exercise.formRules.map(\.side)
+        ruleLimits = exercise.formRules.map(\.limit)
+        ruleViews = exercise.formRules.map(\.view)
+        ruleMoments = exercise.formRules.map(\.moment)
+        let body: [PoseLandmark] = [.leftShoulder, .rightShoulder, .leftHip, .rightHip]
+        neededLandmarks = Array(Set(
+            body.map(\.rawValue) + signalReader.landmarkIndices + ruleReaders.flatMap(\.landmarkIndices))).sorted()
     }
 
     /// Analyses a whole recording with the same code path as streaming.
@@ -65,7 +82,7 @@ public struct PoseAnalyzer: Sendable {
         analysis.durationSeconds = time - (firstTime ?? time)
 
         var events: [PoseEvent] = []
-        let skeleton = Self.usableLandmarks(frame.landmarks).map {
+        let skeleton = usableLandmarks(frame.landmarks).map {
             SkeletonView(landmarks: $0, aspectRatio: aspectRatio, torsoLength: torsoLength ?? 1)
         }
         let visible = skeleton?.showsPerson ?? false
@@ -119,10 +136,16 @@ public struct PoseAnalyzer: Sendable {
 
     // MARK: Steps
 
-    private static func usableLandmarks(_ landmarks: [Landmark]?) -> [Landmark]? {
+    /// The frame's landmarks if there are 33 and every one this exercise reads is finite (NaN and infinities
+    /// propagate through a sum, so one addition per value suffices).
+    private func usableLandmarks(_ landmarks: [Landmark]?) -> [Landmark]? {
         guard let landmarks, landmarks.count == PoseLandmark.count else { return nil }
-        for landmark in landmarks where !landmark.isFinite { return nil }
-        return landmarks
+        var sum = 0.0
+        for index in neededLandmarks {
+            let landmark = landmarks[index]
+            sum += landmark.x + landmark.y + landmark.z + landmark.visibility
+        }
+        return sum.isFinite ? landmarks : nil
     }
 
     private mutating func personLeft() {
@@ -163,8 +186,9 @@ public struct PoseAnalyzer: Sendable {
     }
 
     private mutating func updateView(_ skeleton: SkeletonView, elapsed: Double) {
-        let oneShoulderHidden = skeleton.visibility(.shoulder, .left) < SkeletonView.visibilityThreshold
-            || skeleton.visibility(.shoulder, .right) < SkeletonView.visibilityThreshold
+        let oneShoulderHidden = skeleton.landmarks[PoseLandmark.leftShoulder.rawValue].visibility
+            < SkeletonView.visibilityThreshold
+            || skeleton.landmarks[PoseLandmark.rightShoulder.rawValue].visibility < SkeletonView.visibilityThreshold
         guard let measured = skeleton.frontality ?? (oneShoulderHidden ? 0.15 : nil) else { return }
         guard let current = frontality else {
             frontality = measured
@@ -186,12 +210,14 @@ public struct PoseAnalyzer: Sendable {
         let measure = exercise.signal.measure
         guard measure.isPerSide else {
             workingSide = nil
-            return skeleton.value(measure, side: .left)
+            return signalReader.value(skeleton, side: .left)
         }
+        let reader = signalReader
+        let visibility = exercise.signal.sides == .mostVisible
+            ? (reader.visibility(skeleton, side: .left), reader.visibility(skeleton, side: .right)) : (1.0, 1.0)
         guard let choice = sides.choose(
-            left: skeleton.value(measure, side: .left), right: skeleton.value(measure, side: .right),
-            visibility: (skeleton.visibility(of: measure, side: .left), skeleton.visibility(of: measure, side: .right)),
-            isMoving: counter.isMoving, time: time)
+            left: reader.value(skeleton, side: .left), right: reader.value(skeleton, side: .right),
+            visibility: visibility, isMoving: counter.isMoving, time: time)
         else { return nil }
         workingSide = choice.side
         if choice.rebase != 0 {
@@ -235,26 +261,33 @@ public struct PoseAnalyzer: Sendable {
     }
 
     private mutating func observeForm(_ skeleton: SkeletonView, time: Double, isTurningPoint: Bool) {
+        // The value is read before the tracker is touched: reading `self` inside the mutating call would copy the
+        // whole analyser on every frame.
+        // Rules the current camera view cannot judge, and turning-point rules between turning points, are skipped.
+        let currentView = view
         for index in trackers.indices {
-            let rule = trackers[index].rule
-            trackers[index].observe(
-                ruleValue(rule, skeleton), time: time, isTurningPoint: isTurningPoint)
+            if let required = ruleViews[index], required != currentView { continue }
+            if ruleMoments[index] == .turningPoint && !isTurningPoint { continue }
+            let value = ruleValue(index, skeleton)
+            trackers[index].observe(value, time: time, isTurningPoint: isTurningPoint)
         }
     }
 
-    private func ruleValue(_ rule: FormRule, _ skeleton: SkeletonView) -> Double? {
-        guard rule.measure.isPerSide else { return skeleton.value(rule.measure, side: .left) }
+    private func ruleValue(_ index: Int, _ skeleton: SkeletonView) -> Double? {
+        let reader = ruleReaders[index]
+        guard reader.measure.isPerSide else { return reader.value(skeleton, side: .left) }
+        let limit = ruleLimits[index]
         let side: BodySide?
-        switch (rule.side, workingSide) {
+        switch (ruleSides[index], workingSide) {
         case (.working, let working?): side = working
         case (.other, let working?): side = working == .left ? .right : .left
         default: side = nil
         }
-        if let side { return skeleton.value(rule.measure, side: side) }
-        let left = skeleton.value(rule.measure, side: .left)
-        let right = skeleton.value(rule.measure, side: .right)
+        if let side { return reader.value(skeleton, side: side) }
+        let left = reader.value(skeleton, side: .left)
+        let right = reader.value(skeleton, side: .right)
         guard let left, let right else { return left ?? right }
-        return rule.limit.excess(left) >= rule.limit.excess(right) ? left : right
+        return limit.excess(left) >= limit.excess(right) ? left : right
     }
 
     private mutating func complete(_ span: RepetitionCounter.Span, into events: inout [PoseEvent]) {

@@ -57,6 +57,7 @@ public enum LimbJoint: String, Sendable, Hashable, Codable, CaseIterable {
     case shoulder, elbow, wrist, index, hip, knee, ankle, heel, footIndex, ear
 
     /// The BlazePose landmark of this joint on the given side.
+    @inlinable
     public func landmark(_ side: BodySide) -> PoseLandmark {
         let left = side == .left
         switch self {

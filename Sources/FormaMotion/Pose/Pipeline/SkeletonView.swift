@@ -48,16 +48,31 @@ struct SkeletonView {
 
     /// The 3-D distance from shoulder to hip on one side, or `nil` when either is not seen.
     func torsoLength(_ side: BodySide) -> Double? {
-        guard visibility(.shoulder, side) >= Self.visibilityThreshold,
-            visibility(.hip, side) >= Self.visibilityThreshold
+        let shoulder: PoseLandmark = side == .left ? .leftShoulder : .rightShoulder
+        let hip: PoseLandmark = side == .left ? .leftHip : .rightHip
+        guard landmarks[shoulder.rawValue].visibility >= Self.visibilityThreshold,
+            landmarks[hip.rawValue].visibility >= Self.visibilityThreshold
         else { return nil }
-        return (point(.shoulder, side) - point(.hip, side)).length
+        return (point(shoulder) - point(hip)).length
     }
 
     /// The measure's value on `side` (ignored by two-sided measures), or `nil` when its joints are not seen or the
     /// geometry is degenerate.
     func value(_ measure: PoseMeasure, side: BodySide) -> Double? {
         guard isVisible(measure, side: side) else { return nil }
+        return geometry(measure, side: side)
+    }
+
+    /// The lowest visibility among landmark indices (precomputed by `MeasureReader`, so no allocation per frame).
+    @inline(__always)
+    func lowestVisibility(_ indices: [Int]) -> Double {
+        var lowest = 1.0
+        for index in indices { lowest = min(lowest, landmarks[index].visibility) }
+        return lowest
+    }
+
+    /// The measure's value without the visibility check, or `nil` for degenerate geometry.
+    func geometry(_ measure: PoseMeasure, side: BodySide) -> Double? {
         switch measure {
         case let .jointAngle(a, b, c):
             return JointGeometry.angle(point(a, side), point(b, side), point(c, side))
@@ -109,9 +124,9 @@ struct SkeletonView {
 
     /// Apparent shoulder width over torso length: about 0.7–1 facing the camera, under 0.3 side-on.
     var frontality: Double? {
-        guard visibility(.shoulder, .left) >= Self.visibilityThreshold,
-            visibility(.shoulder, .right) >= Self.visibilityThreshold, torsoLength > 0
+        guard landmarks[PoseLandmark.leftShoulder.rawValue].visibility >= Self.visibilityThreshold,
+            landmarks[PoseLandmark.rightShoulder.rawValue].visibility >= Self.visibilityThreshold, torsoLength > 0
         else { return nil }
-        return abs(point(.shoulder, .left).x - point(.shoulder, .right).x) / torsoLength
+        return abs(point(.leftShoulder).x - point(.rightShoulder).x) / torsoLength
     }
 }
