@@ -19,6 +19,21 @@ import Testing
         #expect(degenerate == nil)
     }
 
+    @Test func measures_readKneeAnglesInThreeAndTwoDimensions() {
+        // setup: a knee bent 90° towards the camera (the shank points at it), seen from the front.
+        var landmarks = Array(repeating: Landmark(x: 0.5, y: 0.5), count: 33)
+        landmarks[PoseLandmark.leftHip.rawValue] = Landmark(x: 0.5, y: 0.3, z: 0)
+        landmarks[PoseLandmark.leftKnee.rawValue] = Landmark(x: 0.5, y: 0.5, z: 0)
+        landmarks[PoseLandmark.leftAnkle.rawValue] = Landmark(x: 0.5, y: 0.5, z: -0.2)
+        let skeleton = SkeletonView(landmarks: landmarks, aspectRatio: 1, torsoLength: 0.3)
+        // act
+        let spatial = skeleton.value(.jointAngle(.hip, .knee, .ankle), side: .left)
+        let planar = skeleton.value(.planarJointAngle(.hip, .knee, .ankle), side: .left)
+        // verify
+        #expect(abs((spatial ?? 0) - 90) < 1e-9)
+        #expect(planar == nil, "the shank has no extent in the image plane")
+    }
+
     @Test func oneEuroFilter_smoothsStillNoiseAndFollowsMovement() {
         // setup
         var rng = SeededGenerator(seed: 1)

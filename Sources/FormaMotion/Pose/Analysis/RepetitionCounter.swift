@@ -72,6 +72,7 @@ struct RepetitionCounter: Sendable {
     /// False right after a repetition ends, until the signal is back near the start: stops the tail of one
     /// repetition from opening the next.
     private var isArmed = true
+    private var lowestSinceCompletion = Double.infinity
     private var lastRestTime = 0.0
     private var warmUpEnd = -Double.infinity
     private var lastSignalTime = -Double.infinity
@@ -120,7 +121,17 @@ struct RepetitionCounter: Sendable {
         guard isMoving else {
             followRest(towards: value, excursion: excursion, elapsed: elapsed)
             if excursion <= 0.1 * scale { lastRestTime = time }
-            if excursion <= enterThreshold { isArmed = true }
+            if !isArmed {
+                // Re-arm once back near the start, or once a new movement has clearly begun from the lowest point
+                // reached since the last repetition (people who do not straighten fully between repetitions).
+                if excursion < lowestSinceCompletion {
+                    lowestSinceCompletion = excursion
+                    lastRestTime = time
+                }
+                if excursion <= enterThreshold || excursion > lowestSinceCompletion + enterThreshold {
+                    isArmed = true
+                }
+            }
             if let expired = expirePendingHalf(at: time) { return .partial(expired) }
             if isArmed && excursion > enterThreshold {
                 isMoving = true
@@ -148,6 +159,7 @@ struct RepetitionCounter: Sendable {
 
         isMoving = false
         isArmed = false
+        lowestSinceCompletion = alongCurrent
         lastRestTime = time
         current.endTime = time
         current.requiredExcursion = countThreshold

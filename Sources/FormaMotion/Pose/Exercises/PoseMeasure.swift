@@ -6,6 +6,9 @@
 public enum PoseMeasure: Sendable, Hashable, Codable {
     /// Per side: the 3-D angle at the middle joint (hip–knee–ankle is 180° for a straight leg).
     case jointAngle(LimbJoint, LimbJoint, LimbJoint)
+    /// Per side: the same angle in the image plane, ignoring the tracker's depth (steadier, but it shrinks when the
+    /// limb bends towards the camera).
+    case planarJointAngle(LimbJoint, LimbJoint, LimbJoint)
     /// Per side: the angle between the segment from the first to the second joint and the trunk's downward
     /// direction (shoulder to hip on the same side). Shoulder→elbow gives arm elevation (0° hanging, 90° level,
     /// 180° overhead); hip→knee gives hip flexion.
@@ -30,7 +33,7 @@ public enum PoseMeasure: Sendable, Hashable, Codable {
     /// Whether the measure is taken on one side at a time.
     public var isPerSide: Bool {
         switch self {
-        case .jointAngle, .angleFromTrunk, .angleFromVertical, .heightAbove, .dropBelowLine: true
+        case .jointAngle, .planarJointAngle, .angleFromTrunk, .angleFromVertical, .heightAbove, .dropBelowLine: true
         case .widthRatio, .trunkSideLean, .trunkTwist: false
         }
     }
@@ -39,7 +42,7 @@ public enum PoseMeasure: Sendable, Hashable, Codable {
     /// smoothing filter's speed coefficient so one setting suits every unit.
     public var typicalSpan: Double {
         switch self {
-        case .jointAngle, .angleFromTrunk, .angleFromVertical, .trunkSideLean, .trunkTwist: 90
+        case .jointAngle, .planarJointAngle, .angleFromTrunk, .angleFromVertical, .trunkSideLean, .trunkTwist: 90
         case .heightAbove, .dropBelowLine, .widthRatio: 1
         }
     }
@@ -47,7 +50,8 @@ public enum PoseMeasure: Sendable, Hashable, Codable {
     /// The unit a value of this measure is in, for reports.
     public var unit: String {
         switch self {
-        case .jointAngle, .angleFromTrunk, .angleFromVertical, .trunkSideLean, .trunkTwist: "degrees"
+        case .jointAngle, .planarJointAngle, .angleFromTrunk, .angleFromVertical, .trunkSideLean, .trunkTwist:
+            "degrees"
         case .heightAbove, .dropBelowLine: "torso lengths"
         case .widthRatio: "ratio"
         }
@@ -56,7 +60,7 @@ public enum PoseMeasure: Sendable, Hashable, Codable {
     /// The joints whose visibility the measure needs (per side for per-side measures; both sides otherwise).
     var joints: [LimbJoint] {
         switch self {
-        case let .jointAngle(a, b, c), let .dropBelowLine(a, b, c): [a, b, c]
+        case let .jointAngle(a, b, c), let .planarJointAngle(a, b, c), let .dropBelowLine(a, b, c): [a, b, c]
         case let .angleFromTrunk(a, b): [a, b, .shoulder, .hip]
         case let .angleFromVertical(a, b), let .heightAbove(a, b), let .widthRatio(a, b): [a, b]
         case .trunkSideLean: [.shoulder, .hip]

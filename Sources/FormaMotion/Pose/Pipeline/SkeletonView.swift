@@ -76,6 +76,8 @@ struct SkeletonView {
         switch measure {
         case let .jointAngle(a, b, c):
             return JointGeometry.angle(point(a, side), point(b, side), point(c, side))
+        case let .planarJointAngle(a, b, c):
+            return JointGeometry.planarAngle(point(a, side), point(b, side), point(c, side))
         case let .angleFromTrunk(a, b):
             return JointGeometry.angle(
                 between: point(b, side) - point(a, side), and: point(.hip, side) - point(.shoulder, side))
