@@ -5,6 +5,6 @@ struct EvalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
         abstract: "Measure the motion engine's accuracy on a labelled data set.",
-        subcommands: [EvalBarbellCommand.self]
+        subcommands: [EvalBarbellCommand.self, EvalPoseCommand.self]
     )
 }

@@ -1,0 +1,197 @@
+import ArgumentParser
+import FormaMotion
+import Foundation
+
+/// `forma eval pose`: repetition-counting accuracy of the pose engine on labelled data, as tables for the docs.
+///
+/// - `ui-prmd`: for every movement and subject, the ten segmented single-repetition episodes are concatenated in
+///   order into one ten-repetition set (UI-PRMD Kinect, through forward kinematics and projection), correct and
+///   incorrect executions separately.
+/// - `keraal`: each single-repetition KERAAL BlazePose sample is repeated five times back to back.
+/// - `synthetic`: `PoseSynthesizer.scenario` sets (seeded), every exercise.
+struct EvalPoseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pose",
+        abstract: "Measure pose repetition-counting accuracy on UI-PRMD, KERAAL and synthetic sets.")
+
+    enum Dataset: String, ExpressibleByArgument, CaseIterable {
+        case uiPRMD = "ui-prmd", keraal, synthetic, all
+    }
+
+    @Argument(help: "Which evaluation: ui-prmd, keraal, synthetic or all.")
+    var dataset: Dataset = .all
+
+    @Option(help: "The shared data folder holding ui-prmd/ and keraal-samples/.")
+    var data = "../shared/data"
+
+    @Option(help: "Seeds per exercise for the synthetic evaluation.")
+    var seeds = 100
+
+    func run() async throws {
+        if dataset == .uiPRMD || dataset == .all { try evaluateUIPRMD() }
+        if dataset == .keraal || dataset == .all { try evaluateKERAAL() }
+        if dataset == .synthetic || dataset == .all { evaluateSynthetic() }
+    }
+
+    static let uiprmdMovements = [
+        (1, "deep-squat"), (2, "hurdle-step"), (6, "straight-leg-raise"), (7, "shoulder-abduction"),
+        (8, "shoulder-extension"), (10, "shoulder-scaption"),
+    ]
+
+    private func evaluateUIPRMD() throws {
+        let root = URL(fileURLWithPath: data).appendingPathComponent("ui-prmd/kinect")
+        guard FileManager.default.fileExists(atPath: root.path) else {
+            throw ValidationError("no UI-PRMD data at \(root.path); pass --data with the shared data folder")
+        }
+        for kind in ["correct", "incorrect"] {
+            var rows: [EvaluationRow] = []
+            for (movement, id) in Self.uiprmdMovements {
+                guard let exercise = PoseExercises.named(id) else { continue }
+                var row = EvaluationRow(name: "m\(String(format: "%02d", movement)) \(id)")
+                for subject in 1...10 {
+                    let recording = try uiprmdSet(root: root, kind: kind, movement: movement, subject: subject)
+                    row.add(expected: 10, counted: PoseAnalyzer.analyze(recording, exercise: exercise).count)
+                }
+                rows.append(row)
+            }
+            Terminal.write("\nUI-PRMD Kinect, \(kind) episodes: 10 subjects × one 10-repetition set per movement")
+            Terminal.write(EvaluationRow.table(rows))
+        }
+    }
+
+    private func uiprmdSet(root: URL, kind: String, movement: Int, subject: Int) throws -> PoseRecording {
+        var frames: [PoseFrame] = []
+        let suffix = kind == "correct" ? "" : "_inc"
+        for episode in 1...10 {
+            let name = String(format: "m%02d_s%02d_e%02d", movement, subject, episode)
+            let positions = root.appendingPathComponent("\(kind)/positions/\(name)_positions\(suffix).txt.gz")
+            let angles = root.appendingPathComponent("\(kind)/angles/\(name)_angles\(suffix).txt.gz")
+            let start = frames.last.map { $0.timeSeconds + 1.0 / 30 } ?? 0
+            do {
+                let recording = try UIPRMDKinect.recording(
+                    positions: UIPRMDKinect.rows(try Gzip.text(positions)),
+                    angles: UIPRMDKinect.rows(try Gzip.text(angles)), startSeconds: start)
+                frames += recording.frames
+            } catch let error as PoseRecordingError {
+                throw ValidationError("\(name): \(error.description)")
+            }
+        }
+        return PoseRecording(framesPerSecond: 30, frames: frames)
+    }
+
+    private func evaluateKERAAL() throws {
+        let folder = URL(fileURLWithPath: data).appendingPathComponent("keraal-samples")
+        let samples = [("CTK", "hiding-face"), ("ELK", "flank-stretch"), ("RTK", "torso-rotation")]
+        var rows: [EvaluationRow] = []
+        for (code, id) in samples {
+            let file = folder.appendingPathComponent("G3-BP-\(code)-P1T1-Unknown-C-0.json")
+            guard let exercise = PoseExercises.named(id), let data = try? Data(contentsOf: file) else {
+                throw ValidationError("cannot read \(file.path); pass --data with the shared data folder")
+            }
+            let single = try AnalyzeCommand.poseRecording(data, file: file.path)
+            var row = EvaluationRow(name: "\(code) \(id)")
+            row.add(expected: 5, counted: PoseAnalyzer.analyze(Self.repeated(single, times: 5), exercise: exercise).count)
+            rows.append(row)
+        }
+        Terminal.write("\nKERAAL BlazePose samples: one correct repetition repeated 5 times")
+        Terminal.write(EvaluationRow.table(rows))
+    }
+
+    /// `recording` played `times` times back to back.
+    static func repeated(_ recording: PoseRecording, times: Int) -> PoseRecording {
+        var frames: [PoseFrame] = []
+        let period = recording.durationSeconds + 1 / recording.framesPerSecond
+        for pass in 0..<times {
+            for var frame in recording.frames {
+                frame.timeSeconds += Double(pass) * period
+                frames.append(frame)
+            }
+        }
+        return PoseRecording(framesPerSecond: recording.framesPerSecond, aspectRatio: recording.aspectRatio, frames: frames)
+    }
+
+    private func evaluateSynthetic() {
+        var rows: [EvaluationRow] = []
+        var partialRows: [String] = []
+        for exercise in PoseExercises.all {
+            var row = EvaluationRow(name: exercise.id)
+            var partialsReported = 0
+            for seed in 0..<UInt64(max(seeds, 1)) {
+                guard let (synthesizer, recording) = PoseSynthesizer.scenario(exerciseID: exercise.id, seed: seed)
+                else { continue }
+                let analysis = PoseAnalyzer.analyze(recording, exercise: exercise)
+                row.add(expected: synthesizer.expectedCount, counted: analysis.count)
+                if !analysis.partialRepetitions.isEmpty { partialsReported += 1 }
+            }
+            rows.append(row)
+            partialRows.append("\(exercise.id): half repetition reported in \(partialsReported)/\(row.sets) sets")
+        }
+        Terminal.write("\nSynthetic sets (PoseSynthesizer.scenario, seeds 0..<\(seeds)), one 40 % repetition per set")
+        Terminal.write(EvaluationRow.table(rows))
+        Terminal.write(partialRows.joined(separator: "\n"))
+    }
+}
+
+/// One line of an accuracy table: sets counted exactly, within one, and the total error.
+struct EvaluationRow {
+    var name: String
+    var sets = 0
+    var exact = 0
+    var withinOne = 0
+    var expectedTotal = 0
+    var countedTotal = 0
+    var absoluteError = 0
+
+    mutating func add(expected: Int, counted: Int) {
+        sets += 1
+        expectedTotal += expected
+        countedTotal += counted
+        absoluteError += abs(counted - expected)
+        if counted == expected { exact += 1 }
+        if abs(counted - expected) <= 1 { withinOne += 1 }
+    }
+
+    static func table(_ rows: [EvaluationRow]) -> String {
+        var lines = [
+            "| set | sets | exact | within ±1 | reps expected | reps counted | mean abs. error per set |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        var total = EvaluationRow(name: "**all**")
+        for row in rows {
+            lines.append(row.line)
+            total.sets += row.sets
+            total.exact += row.exact
+            total.withinOne += row.withinOne
+            total.expectedTotal += row.expectedTotal
+            total.countedTotal += row.countedTotal
+            total.absoluteError += row.absoluteError
+        }
+        if rows.count > 1 { lines.append(total.line) }
+        return lines.joined(separator: "\n")
+    }
+
+    var line: String {
+        let meanError = sets > 0 ? Double(absoluteError) / Double(sets) : 0
+        return "| \(name) | \(sets) | \(exact) | \(withinOne) | \(expectedTotal) | \(countedTotal) | "
+            + "\(String(format: "%.2f", meanError)) |"
+    }
+}
+
+/// Reads gzip files through the system's `gzip`, so FormaMotion stays free of compression code.
+enum Gzip {
+    static func text(_ url: URL) throws -> String {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw ValidationError("missing file \(url.path)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-dc", url.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ValidationError("gzip could not read \(url.path)") }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
