@@ -7,7 +7,7 @@ public struct FormaCommand: AsyncParsableCommand {
         commandName: "forma",
         abstract: "Forma: an open, self-hostable fitness and rehabilitation platform.",
         version: formaVersion,
-        subcommands: [ServeCommand.self, MigrateCommand.self, CompanyCommand.self]
+        subcommands: [ServeCommand.self, MigrateCommand.self, CompanyCommand.self, EvalCommand.self]
     )
 
     public init() {}
