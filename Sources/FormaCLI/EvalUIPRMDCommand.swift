@@ -69,9 +69,10 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
         }
         var repetitions: [LabelledRepetition] = []
         for file in files {
+            let skeleton = try folder.skeleton(file)
             let features: RepetitionFeatures
             do {
-                features = try RepetitionFeatures(try folder.skeleton(file))
+                features = try RepetitionFeatures(skeleton)
             } catch {
                 throw ValidationError("\(file.name): \(error)")
             }

@@ -12,8 +12,6 @@ public enum FormQualityInputError: Error, Equatable, Sendable, CustomStringConve
     case nonFiniteFeature(FormFeature)
     /// A personalised model was asked to judge a repetition without any reference repetition.
     case missingReference(movement: RehabMovement)
-    /// The model was trained for another movement.
-    case movementMismatch(model: RehabMovement, repetition: RehabMovement)
 
     public var description: String {
         switch self {
@@ -29,8 +27,6 @@ public enum FormQualityInputError: Error, Equatable, Sendable, CustomStringConve
             return "feature \(feature.identifier) is NaN or infinite"
         case .missingReference(let movement):
             return "the personalised \(movement.title) model needs at least one correct reference repetition"
-        case .movementMismatch(let model, let repetition):
-            return "the model judges the \(model.title), not the \(repetition.title)"
         }
     }
 }

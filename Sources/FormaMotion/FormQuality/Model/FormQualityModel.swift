@@ -19,7 +19,7 @@ public struct FormDriver: Sendable, Hashable, Codable {
     /// What correct form looks like: the mean of the person's reference repetitions (personalised) or of the
     /// training set's correct repetitions (population).
     public var referenceValue: Double
-    /// What to change, when a cue says something useful.
+    /// The form problem the departure points to, when one is clear from the feature and its direction.
     public var cue: FormQualityCue?
 }
 
