@@ -42,7 +42,7 @@ import Testing
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: dataFolder.path),
                    "../shared/data/ui-prmd is absent; the UI-PRMD integration test needs the shared data"))
-    func realSquat_keepsTheFeetStillAndGoesDeep() throws {
+    func realSquat_keepsTheFeetPlantedWhileTheHipsDrop() throws {
         // setup
         func table(_ kind: String) throws -> UIPRMDTable {
             let url = Self.dataFolder.appendingPathComponent("correct/\(kind)/m01_s01_e01_\(kind).txt.gz")
@@ -54,11 +54,14 @@ import Testing
         let skeleton = try UIPRMDForwardKinematics.skeleton(positions: table("positions"), angles: table("angles"))
         let features = try RepetitionFeatures(skeleton)
 
-        // verify: the ankles drift less than 5 cm while the hips drop by over a third of the leg length
+        // verify: the hips drop by over 45 cm while the ankles stay within 12 cm of where they started in 90 % of
+        // the frames (Kinect ankles jitter); the wrong Euler orders tried move them 40–80 cm.
+        let hipDrop = skeleton.poses[0].hipCentre.y - (skeleton.poses.map(\.hipCentre.y).min() ?? 0)
+        #expect(hipDrop > 45)
         for ankle in [AnatomicalJoint.leftAnkle, .rightAnkle] {
             let start = skeleton.poses[0][ankle]
             let drift = skeleton.poses.map { ($0[ankle] - start).length }.sorted()[skeleton.poses.count * 9 / 10]
-            #expect(drift < 5, "\(ankle)")
+            #expect(drift < 12, "\(ankle)")
         }
         #expect(features[.summary(.pelvisHeight, .low)] < -35)
         #expect(features[.summary(.activeKneeFlexion, .high)] > 90)

@@ -9,10 +9,11 @@
 /// The convention was established from the data, not assumed (details in docs/motion-form-quality.md): among
 /// 78 chained readings (6 composition orders × column orders and sign flips) and 576 readings of the angles as
 /// absolute orientations, ZXY with the columns as stored keeps the planted foot stillest through deep squats and
-/// hurdle steps (mean drift 2.5 cm, runner-up 3.4 cm, most others 5–25 cm). The resulting skeletons stand upright
-/// with the floor at y ≈ 0 (Kinect's foot joints hover 3–9 cm above it), y up, the person facing +z (towards the
-/// sensor) with their left at +x, and the ankles of the standing arm exercises still to within a centimetre. Bone
-/// lengths equal the offset lengths, which the files keep constant to about 2 % over a repetition.
+/// hurdle steps (positional standard deviation 2.5 cm; runner-up 3.4 cm; all others 4.8–25 cm). The resulting
+/// skeletons stand upright with the floor at y ≈ 0 (Kinect's foot joints hover 3–9 cm above it), y up, the person
+/// facing +z (towards the sensor) with their left at +x, and the ankles of the standing arm exercises still to
+/// within a centimetre. Bone lengths equal the offset lengths, which the files keep constant to about 2 % over a
+/// repetition.
 ///
 /// One reading differs from the MATLAB viewer published with the data set, which starts each arm chain from the
 /// chest's own rotation instead of the accumulated rotation of waist, spine and chest. This type follows the BVH
