@@ -106,6 +106,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "FormaMotionTests",
+            dependencies: ["FormaMotion"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "FormaServerTests",
             dependencies: [
                 "FormaServer",

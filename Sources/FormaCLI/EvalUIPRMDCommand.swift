@@ -1,0 +1,299 @@
+import ArgumentParser
+import FormaMotion
+import Foundation
+
+/// `forma eval ui-prmd DIR`: correct-versus-incorrect accuracy of the form models on the UI-PRMD Kinect data, plus
+/// the data-preparation jobs that share its loader (pose-recording export, shipped-model training).
+struct EvalUIPRMDCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ui-prmd",
+        abstract: "Judge UI-PRMD repetitions correct or incorrect, with subject-wise cross-validation.",
+        discussion: """
+            DIR is the UI-PRMD folder holding kinect/{correct,incorrect}/{positions,angles}/ (for example \
+            ../shared/data/ui-prmd); files may be gzip-compressed (.txt.gz, decompressed in Swift) or plain .txt. \
+            Every subject is held out in turn and judged by a model trained on the others; the L2 penalty is chosen \
+            by an inner leave-one-subject-out loop on the training subjects only. With --export-recordings or \
+            --write-models the command does that job instead of evaluating.
+            """)
+
+    enum ModeChoice: String, ExpressibleByArgument, CaseIterable {
+        case population, personalised, both
+    }
+
+    @Argument(help: "The UI-PRMD folder (with kinect/correct and kinect/incorrect).")
+    var directory: String
+
+    @Option(help: "Which models to evaluate: population, personalised or both.")
+    var mode: ModeChoice = .both
+
+    @Option(name: .customLong("reference-reps"),
+            help: "Correct repetitions per subject that form the personal reference (personalised mode).")
+    var referenceRepetitions = 3
+
+    @Option(name: .customLong("movement"), help: "Only this movement code, e.g. m01 (repeatable).")
+    var movementCodes: [String] = []
+
+    @Flag(help: "Print the evaluation as JSON.")
+    var json = false
+
+    @Option(name: .customLong("export-recordings"),
+            help: "Write one pose-recording JSON per subject, movement and label into this folder, then stop.")
+    var exportDirectory: String?
+
+    @Option(name: .customLong("export-episodes"), help: "Episodes per exported recording, from the first (1–10).")
+    var exportEpisodes = 10
+
+    @Option(name: .customLong("write-models"),
+            help: "Train on all subjects and write the shipped models as Swift source to this file, then stop.")
+    var modelFile: String?
+
+    func validate() throws {
+        guard referenceRepetitions >= 1, referenceRepetitions <= 9 else {
+            throw ValidationError("--reference-reps must be between 1 and 9 (each subject has 10 correct repetitions)")
+        }
+        guard exportEpisodes >= 1 else { throw ValidationError("--export-episodes must be at least 1") }
+        for code in movementCodes where RehabMovement(code: code) == nil {
+            throw ValidationError("unknown movement \"\(code)\"; use a UI-PRMD code m01 … m10")
+        }
+    }
+
+    func run() async throws {
+        let folder = try UIPRMDKinectFolder(directory: directory)
+        let movements = Set(movementCodes.compactMap { RehabMovement(code: $0) })
+        let files = try folder.positionFiles().filter { movements.isEmpty || movements.contains($0.movement) }
+        guard !files.isEmpty else { throw ValidationError("\(folder.root.path): no UI-PRMD positions files found") }
+
+        if let exportDirectory {
+            try export(files, from: folder, to: URL(fileURLWithPath: exportDirectory))
+            return
+        }
+        var repetitions: [LabelledRepetition] = []
+        for file in files {
+            let skeleton = try folder.skeleton(file)
+            let features: RepetitionFeatures
+            do {
+                features = try RepetitionFeatures(skeleton)
+            } catch {
+                throw ValidationError("\(file.name): \(error)")
+            }
+            repetitions.append(LabelledRepetition(movement: file.movement, subject: file.subject,
+                                                  episode: file.episode, isCorrect: file.isCorrect,
+                                                  features: features))
+        }
+        if let modelFile {
+            try writeModels(repetitions, to: URL(fileURLWithPath: modelFile))
+            return
+        }
+        let modes: [FormReferenceMode] = switch mode {
+        case .population: [.population]
+        case .personalised: [.personalised]
+        case .both: [.population, .personalised]
+        }
+        let reports = modes.map {
+            FormQualityEvaluator.leaveOneSubjectOut(repetitions, mode: $0, referenceCount: referenceRepetitions)
+        }
+        if json {
+            Terminal.write(try Self.json(reports))
+        } else {
+            Terminal.write(Self.text(reports, repetitions: repetitions))
+        }
+    }
+
+    private func export(_ files: [UIPRMDFileName], from folder: UIPRMDKinectFolder, to output: URL) throws {
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        struct Take: Hashable, Comparable {
+            var movement: RehabMovement
+            var subject: Int
+            var isCorrect: Bool
+
+            static func < (lhs: Take, rhs: Take) -> Bool {
+                (lhs.movement.code, lhs.subject, lhs.isCorrect ? 0 : 1) < (rhs.movement.code, rhs.subject, rhs.isCorrect ? 0 : 1)
+            }
+        }
+        let groups = Dictionary(grouping: files) { Take(movement: $0.movement, subject: $0.subject,
+                                                          isCorrect: $0.isCorrect) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for take in groups.keys.sorted() {
+            let episodes = (groups[take] ?? []).sorted { $0.episode < $1.episode }.prefix(exportEpisodes)
+            guard let first = episodes.first, let last = episodes.last else { continue }
+            var segments: [PoseRecordingExporter.Segment] = []
+            for file in episodes {
+                segments.append(.init(episode: file.episode, isCorrect: file.isCorrect,
+                                      skeleton: try folder.skeleton(file)))
+            }
+            let label = take.isCorrect ? "correct" : "incorrect"
+            let source = "UI-PRMD Kinect \(take.movement.code) (\(take.movement.title)), subject \(take.subject), "
+                + "episodes \(first.episode)-\(last.episode), \(label); Vakanski et al., Data 2018, 3(1):2; "
+                + "projected with a virtual pinhole camera at (0, 100, 0) cm looking along -z, 60° field of view"
+            let recording = PoseRecordingExporter.recording(segments, source: source, licence: "ODC-PDDL-1.0")
+            let name = "\(take.movement.code)_s\(Self.twoDigits(take.subject))_e\(Self.twoDigits(first.episode))"
+                + "-e\(Self.twoDigits(last.episode))_\(label).json"
+            try encoder.encode(recording).write(to: output.appendingPathComponent(name))
+        }
+        Terminal.write("Wrote \(groups.count) pose recordings to \(output.path)")
+    }
+
+    private func writeModels(_ repetitions: [LabelledRepetition], to file: URL) throws {
+        var models: [FormQualityModel] = []
+        for movement in RehabMovement.allCases {
+            for mode in FormReferenceMode.allCases {
+                if let model = FormQualityEvaluator.trainModel(
+                    movement: movement, repetitions, mode: mode, referenceCount: referenceRepetitions) {
+                    models.append(model)
+                }
+            }
+        }
+        let command = "forma eval ui-prmd DIR --reference-reps \(referenceRepetitions) --write-models FILE"
+        try FormQualityModelSource.swiftSource(models: models, command: command)
+            .write(to: file, atomically: true, encoding: .utf8)
+        Terminal.write("Wrote \(models.count) models to \(file.path)")
+    }
+
+    static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    static func text(_ reports: [FormEvaluationReport], repetitions: [LabelledRepetition]) -> String {
+        let subjects = Set(repetitions.map(\.subject)).count
+        let movementCount = Set(repetitions.map(\.movement)).count
+        let grid = FormQualityEvaluator.regularisationGrid.map { "\($0)" }.joined(separator: ", ")
+        var lines = [
+            "UI-PRMD Kinect, correct vs incorrect: \(repetitions.count) repetitions, \(movementCount) movements, "
+                + "\(subjects) subjects",
+            "Protocol: leave-one-subject-out; L2 penalty chosen by nested leave-one-subject-out over {\(grid)}",
+            "C→I = correct judged incorrect, I→C = incorrect judged correct; balanced accuracy = mean of both recalls",
+        ]
+        for report in reports {
+            lines.append("")
+            switch report.mode {
+            case .population:
+                lines.append("Population model (no reference repetitions)")
+            case .personalised:
+                lines.append("Personalised model (first \(report.referenceCount) correct repetitions of each subject "
+                    + "form the reference; they are not scored)")
+            }
+            lines.append(row(["movement", "bal. acc.", "C→C", "C→I", "I→I", "I→C", "leading cues (incorrect reps)"]))
+            for movement in report.movements {
+                let cues = movement.leadingCueCounts.sorted { $0.value > $1.value || ($0.value == $1.value
+                    && $0.key.code < $1.key.code) }.prefix(3).map { "\($0.key.code) \($0.value)" }
+                lines.append(row(["\(movement.movement.code) \(movement.movement.title)",
+                                  percent(movement.confusion.balancedAccuracy)] + counts(movement.confusion)
+                                 + [cues.joined(separator: ", ")]))
+            }
+            lines.append(row(["all movements (pooled)", percent(report.overall.balancedAccuracy)]
+                             + counts(report.overall)))
+            lines.append(row(["mean of movements", percent(report.meanBalancedAccuracy)]))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
+
+    private static func counts(_ confusion: FormConfusionCounts) -> [String] {
+        [confusion.correctJudgedCorrect, confusion.correctJudgedIncorrect, confusion.incorrectJudgedIncorrect,
+         confusion.incorrectJudgedCorrect].map(String.init)
+    }
+
+    private static func row(_ cells: [String]) -> String {
+        let widths = [52, 10, 5, 5, 5, 5, 0]
+        return zip(cells, widths).map { cell, width in
+            cell.count >= width ? cell + " " : cell + String(repeating: " ", count: width - cell.count)
+        }.joined().trimmingCharacters(in: .whitespaces)
+    }
+
+    private struct JSONReport: Encodable {
+        struct Movement: Encodable {
+            var movement: String
+            var balancedAccuracy: Double
+            var confusion: FormConfusionCounts
+            var chosenRegularisation: [String: Double]
+            var leadingCues: [String: Int]
+        }
+        var mode: String
+        var referenceRepetitions: Int
+        var balancedAccuracyPooled: Double
+        var balancedAccuracyMeanOfMovements: Double
+        var movements: [Movement]
+    }
+
+    static func json(_ reports: [FormEvaluationReport]) throws -> String {
+        let encodable = reports.map { report in
+            JSONReport(
+                mode: report.mode.rawValue, referenceRepetitions: report.referenceCount,
+                balancedAccuracyPooled: report.overall.balancedAccuracy,
+                balancedAccuracyMeanOfMovements: report.meanBalancedAccuracy,
+                movements: report.movements.map { movement in
+                    JSONReport.Movement(
+                        movement: movement.movement.code, balancedAccuracy: movement.confusion.balancedAccuracy,
+                        confusion: movement.confusion,
+                        chosenRegularisation: Dictionary(uniqueKeysWithValues: movement.chosenRegularisation.map {
+                            ("s\(twoDigits($0.key))", $0.value) }),
+                        leadingCues: Dictionary(movement.leadingCueCounts.map {
+                            ($0.key.code, $0.value) }, uniquingKeysWith: +))
+                })
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(encodable), as: UTF8.self)
+    }
+}
+
+/// The `kinect` part of a UI-PRMD folder: `{correct,incorrect}/{positions,angles}/` with one file per repetition.
+struct UIPRMDKinectFolder {
+    /// The folder holding `correct/` and `incorrect/`.
+    let root: URL
+
+    /// Finds the Kinect data under `directory` (the data set folder or its `kinect` subfolder).
+    init(directory: String) throws {
+        let base = URL(fileURLWithPath: directory)
+        let manager = FileManager.default
+        let candidates = [base.appendingPathComponent("kinect"), base]
+        guard let root = candidates.first(where: {
+            manager.fileExists(atPath: $0.appendingPathComponent("correct/positions").path)
+        }) else {
+            throw ValidationError("\(directory): no kinect/correct/positions folder; pass the UI-PRMD data folder, "
+                + "for example ../shared/data/ui-prmd")
+        }
+        self.root = root
+    }
+
+    /// Every positions file, correct and incorrect, sorted by name.
+    func positionFiles() throws -> [UIPRMDFileName] {
+        var files: [UIPRMDFileName] = []
+        for label in ["correct", "incorrect"] {
+            let folder = root.appendingPathComponent("\(label)/positions")
+            guard FileManager.default.fileExists(atPath: folder.path) else {
+                throw ValidationError("\(folder.path): folder missing")
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            files += names.compactMap(UIPRMDFileName.init).filter { $0.kind == .positions }
+        }
+        return files.sorted { $0.name < $1.name }
+    }
+
+    /// The absolute skeleton of one repetition, from its positions file and the matching angles file.
+    func skeleton(_ positions: UIPRMDFileName) throws -> SkeletonSequence {
+        let positionTable = try table(positions)
+        var angles = positions
+        angles.kind = .angles
+        let angleTable = try table(angles)
+        do {
+            return try UIPRMDForwardKinematics.skeleton(positions: positionTable, angles: angleTable)
+        } catch {
+            throw ValidationError("\(positions.name): \(error)")
+        }
+    }
+
+    private func table(_ file: UIPRMDFileName) throws -> UIPRMDTable {
+        let url = root.appendingPathComponent("\(file.isCorrect ? "correct" : "incorrect")/\(file.kind.rawValue)")
+            .appendingPathComponent(file.name)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ValidationError("\(url.path): cannot read the file (missing or unreadable)")
+        }
+        do {
+            let bytes = file.isCompressed ? try GzipInflater.decompress([UInt8](data)) : [UInt8](data)
+            return try UIPRMDTextReader.parse(utf8: bytes, source: file.name)
+        } catch {
+            throw ValidationError("\(url.path): \(error)")
+        }
+    }
+}
