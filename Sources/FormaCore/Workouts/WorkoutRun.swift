@@ -25,6 +25,11 @@ public struct InvalidWorkoutTransition: Error, Sendable, Hashable, CustomStringC
     public let action: WorkoutRunAction
     public let status: WorkoutRunStatus
 
+    public init(action: WorkoutRunAction, status: WorkoutRunStatus) {
+        self.action = action
+        self.status = status
+    }
+
     public var description: String {
         "cannot \(action.rawValue) a workout that is \(status.rawValue.replacingOccurrences(of: "_", with: " "))"
     }

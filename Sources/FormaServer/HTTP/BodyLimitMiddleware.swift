@@ -6,6 +6,7 @@ import OpenAPIRuntime
 ///
 /// OpenAPI routes stream their bodies, so Vapor's own collected-body limit does not apply to them. This middleware
 /// refuses a declared `Content-Length` above the limit at once and stops reading a streamed body at the limit.
+/// It also hands on an empty body as no body at all.
 struct BodyLimitMiddleware: ServerMiddleware {
     /// Largest body for most operations, in bytes.
     var defaultLimitBytes: Int
@@ -32,6 +33,8 @@ struct BodyLimitMiddleware: ServerMiddleware {
         } catch {
             throw APIProblem.payloadTooLarge(limitBytes: limit)
         }
-        return try await next(request, HTTPBody(bytes), metadata)
+        // An empty body is no body: operations whose body is optional (such as saving a workout without results)
+        // then see none, and a required one is reported missing rather than as malformed JSON.
+        return try await next(request, bytes.isEmpty ? nil : HTTPBody(bytes), metadata)
     }
 }

@@ -11,6 +11,10 @@ import SQLKit
 enum UserDataDeletion {
     /// Tables holding rows keyed by `user_id`, children before parents.
     static let userOwnedTables: [String] = [
+        PlanSessionCompletionModel.schema,
+        PlanEnrolmentModel.schema,
+        WorkoutRunModel.schema,
+        WorkoutModel.schema,
         UserTokenModel.schema,
         AvatarModel.schema,
     ]

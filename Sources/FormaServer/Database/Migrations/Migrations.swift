@@ -13,5 +13,8 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateExercises(),
         SeedExerciseCatalogue(),
         CreateDefaultCompany(name: configuration.defaultCompanyName),
+        CreateWorkouts(),
+        CreateWorkoutRuns(),
+        CreatePlanProgress(),
     ]
 }

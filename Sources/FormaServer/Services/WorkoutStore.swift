@@ -1,0 +1,244 @@
+import FormaCore
+import Fluent
+import Foundation
+import SQLKit
+
+/// One exercise's results in a saved run.
+struct ExerciseResultRecord: Codable, Sendable, Hashable {
+    var exerciseId: String
+    var reps: Int?
+    var seconds: Int?
+    var formScore: Double?
+}
+
+/// The workouts and runs of one person: every query is scoped to their company and user id.
+///
+/// Exclusive changes are atomic in the database rather than checked in Swift: a start is an insert guarded by the
+/// partial unique index `workout_runs_one_active`; every later change is a compare-and-set on the run's `version`,
+/// so of two concurrent pauses, quits or saves exactly one applies and the other sees the new state.
+struct WorkoutStore {
+    let database: any Database
+    let companyID: UUID
+    let userID: UUID
+    let now: Date
+
+    static let codec = (encoder: JSONEncoder(), decoder: JSONDecoder())
+
+    // MARK: Workouts
+
+    /// The person's workout `rawID`; 404 when it does not exist or is someone else's.
+    func workout(_ rawID: String) async throws -> WorkoutModel {
+        guard let id = UUID(uuidString: rawID),
+            let model = try await WorkoutModel.query(on: database)
+                .filter(\.$id == id).filter(\.$userID == userID).filter(\.$companyID == companyID).first()
+        else { throw APIProblem.notFound("no workout '\(rawID)'") }
+        return model
+    }
+
+    /// Stores a generated workout (or a plan session's) for the person.
+    func create(
+        _ workout: Workout, name: String, category: WorkoutCategory, planSession: (plan: String, session: String)?
+    ) async throws -> WorkoutModel {
+        let model = WorkoutModel()
+        model.id = UUID()
+        model.companyID = companyID
+        model.userID = userID
+        model.name = name
+        model.category = category.rawValue
+        model.level = workout.request.level.rawValue
+        model.minutes = workout.request.durationMinutes
+        model.estimatedSeconds = workout.estimatedSeconds
+        model.content = try Self.codec.encoder.encode(workout)
+        model.planID = planSession?.plan
+        model.planSessionID = planSession?.session
+        model.savedAt = nil
+        model.timesCompleted = 0
+        model.createdAt = now
+        try await model.create(on: database)
+        return model
+    }
+
+    /// Deletes a workout that is not being done, with its runs.
+    func delete(_ workout: WorkoutModel) async throws {
+        let workoutID = try workout.requireID()
+        if try await activeRun(of: workoutID) != nil {
+            throw APIProblem.conflict("the workout is in progress; quit or save it before deleting it")
+        }
+        try await database.transaction { transaction in
+            try await WorkoutRunModel.query(on: transaction)
+                .filter(\.$workoutID == workoutID).filter(\.$userID == userID).delete()
+            try await WorkoutModel.query(on: transaction)
+                .filter(\.$id == workoutID).filter(\.$userID == userID).delete()
+        }
+    }
+
+    // MARK: Runs
+
+    /// The person's active (in progress or paused) run, if any.
+    func activeRun() async throws -> WorkoutRunModel? {
+        try await runs().filter(\.$status ~~ Self.activeStatuses).first()
+    }
+
+    func activeRun(of workoutID: UUID) async throws -> WorkoutRunModel? {
+        try await runs().filter(\.$workoutID == workoutID).filter(\.$status ~~ Self.activeStatuses).first()
+    }
+
+    func runs() -> QueryBuilder<WorkoutRunModel> {
+        WorkoutRunModel.query(on: database).filter(\.$userID == userID).filter(\.$companyID == companyID)
+    }
+
+    static let activeStatuses = WorkoutRunStatus.allCases.filter(\.isActive).map(\.rawValue)
+
+    /// Starts a new run of `workout`; 409 `workout-in-progress` when the person already has an active run.
+    func start(_ workout: WorkoutModel) async throws -> WorkoutRunModel {
+        let timeline = WorkoutRunTimeline(startedAt: now)
+        let run = WorkoutRunModel()
+        run.id = UUID()
+        run.companyID = companyID
+        run.userID = userID
+        run.workoutID = try workout.requireID()
+        run.status = timeline.status.rawValue
+        run.startedAt = timeline.startedAt
+        run.activeSince = timeline.activeSince
+        run.accumulatedSeconds = timeline.accumulatedSeconds
+        run.endedAt = nil
+        run.results = nil
+        run.totalReps = 0
+        run.planUnlock = nil
+        run.version = 1
+        do {
+            try await run.create(on: database)
+        } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
+            throw APIProblem.workoutInProgress
+        }
+        return run
+    }
+
+    /// Pauses, resumes, quits or saves the active run of `workout`.
+    ///
+    /// - Parameter results: For save, per-exercise results already checked against the workout.
+    /// - Parameter planSession: For save of a plan session's workout, how to record the session as done.
+    /// - Returns: The run as stored after the change, and the plan level the save opened, if any.
+    func apply(
+        _ action: WorkoutRunAction, to workout: WorkoutModel, results: [ExerciseResultRecord] = [],
+        planSession: PlanCompletion? = nil
+    ) async throws -> (run: WorkoutRunModel, unlock: PlanUnlock?) {
+        let workoutID = try workout.requireID()
+        // A compare-and-set loses only to a concurrent change of the same run; read again and re-decide.
+        for _ in 0..<3 {
+            guard let run = try await activeRun(of: workoutID) else {
+                throw APIProblem.invalidAction(try await notActiveReason(workoutID, action: action))
+            }
+            var timeline = run.timeline
+            do {
+                try timeline.apply(action, at: now)
+            } catch {
+                throw APIProblem.invalidAction(error.description)
+            }
+            if action == .save {
+                if let outcome = try await save(run, timeline: timeline, workoutID: workoutID, results: results,
+                    planSession: planSession)
+                {
+                    return outcome
+                }
+            } else if try await compareAndSet(run, timeline: timeline, on: database) {
+                return (try await reload(run), nil)
+            }
+        }
+        throw APIProblem.invalidAction("the workout changed at the same moment; reload it and try again")
+    }
+
+    private func save(
+        _ run: WorkoutRunModel, timeline: WorkoutRunTimeline, workoutID: UUID, results: [ExerciseResultRecord],
+        planSession: PlanCompletion?
+    ) async throws -> (run: WorkoutRunModel, unlock: PlanUnlock?)? {
+        let encodedResults = try Self.codec.encoder.encode(results)
+        let totalReps = results.reduce(0) { $0 + ($1.reps ?? 0) }
+        let runID = try run.requireID()
+        let outcome: (applied: Bool, unlock: PlanUnlock?) = try await database.transaction { transaction in
+            // The run's update comes first: it takes the write lock (SQLite) or the row lock (PostgreSQL) before
+            // anything is read, so the rest of the transaction sees every earlier save.
+            let applied = try await compareAndSet(
+                run, timeline: timeline, on: transaction, results: encodedResults, totalReps: totalReps)
+            guard applied else { return (false, nil) }
+            guard let sql = transaction as? any SQLDatabase else { throw APIProblem.internalError }
+            try await sql.update(WorkoutModel.schema)
+                .set("saved_at", to: SQLBind(now))
+                .set("times_completed", to: SQLRaw("times_completed + 1"))
+                .where("id", .equal, SQLBind(workoutID))
+                .run()
+            guard let planSession else { return (true, nil) }
+            let store = PlanProgressStore(database: transaction, companyID: companyID, userID: userID, now: now)
+            let unlock = try await store.recordCompletion(planSession, runID: runID)
+            if let unlock {
+                try await sql.update(WorkoutRunModel.schema)
+                    .set("plan_unlock", to: SQLBind(try Self.codec.encoder.encode(unlock)))
+                    .where("id", .equal, SQLBind(runID))
+                    .run()
+            }
+            return (true, unlock)
+        }
+        guard outcome.applied else { return nil }
+        return (try await reload(run), outcome.unlock)
+    }
+
+    /// Writes `timeline` over `run` if nobody changed the run since it was read; `false` if somebody did.
+    private func compareAndSet(
+        _ run: WorkoutRunModel, timeline: WorkoutRunTimeline, on database: any Database,
+        results: Data? = nil, totalReps: Int? = nil
+    ) async throws -> Bool {
+        guard let sql = database as? any SQLDatabase else { throw APIProblem.internalError }
+        var update = sql.update(WorkoutRunModel.schema)
+            .set("status", to: SQLBind(timeline.status.rawValue))
+            .set("active_since", to: SQLBind(timeline.activeSince))
+            .set("accumulated_seconds", to: SQLBind(timeline.accumulatedSeconds))
+            .set("ended_at", to: SQLBind(timeline.endedAt))
+            .set("version", to: SQLBind(run.version + 1))
+        if let results { update = update.set("results", to: SQLBind(results)) }
+        if let totalReps { update = update.set("total_reps", to: SQLBind(totalReps)) }
+        let changed = try await update
+            .where("id", .equal, SQLBind(try run.requireID()))
+            .where("user_id", .equal, SQLBind(userID))
+            .where("version", .equal, SQLBind(run.version))
+            .returning("id")
+            .all()
+        return changed.count == 1
+    }
+
+    private func reload(_ run: WorkoutRunModel) async throws -> WorkoutRunModel {
+        guard let fresh = try await runs().filter(\.$id == run.requireID()).first() else {
+            throw APIProblem.internalError
+        }
+        return fresh
+    }
+
+    /// Why an action finds no active run: never started, or its last run already ended.
+    private func notActiveReason(_ workoutID: UUID, action: WorkoutRunAction) async throws -> String {
+        let last = try await runs().filter(\.$workoutID == workoutID).sort(\.$startedAt, .descending).first()
+        guard let last, let status = WorkoutRunStatus(rawValue: last.status) else {
+            return "cannot \(action.rawValue) a workout that has not been started"
+        }
+        return InvalidWorkoutTransition(action: action, status: status).description
+    }
+}
+
+extension WorkoutRunModel {
+    /// The stored run as FormaCore's timeline, which decides every transition.
+    var timeline: WorkoutRunTimeline {
+        WorkoutRunTimeline(
+            status: WorkoutRunStatus(rawValue: status) ?? .abandoned, startedAt: startedAt, activeSince: activeSince,
+            accumulatedSeconds: accumulatedSeconds, endedAt: endedAt)
+    }
+}
+
+extension APIProblem {
+    /// 409 for a start while another workout is in progress or paused (the seed's answer 2).
+    static let workoutInProgress = APIProblem(
+        status: 409, kind: "workout-in-progress", title: "Workout already in progress",
+        detail: "finish, save or quit the workout in progress before starting another")
+
+    /// 409 for an action that does not fit the run's state (the seed's "Action is invalid").
+    static func invalidAction(_ detail: String) -> APIProblem {
+        APIProblem(status: 409, kind: "invalid-action", title: "Action is invalid", detail: detail)
+    }
+}
