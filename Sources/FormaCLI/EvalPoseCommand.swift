@@ -177,21 +177,16 @@ struct EvaluationRow {
     }
 }
 
-/// Reads gzip files through the system's `gzip`, so FormaMotion stays free of compression code.
+/// Reads the gzip-compressed text files of UI-PRMD with FormaMotion's inflater.
 enum Gzip {
     static func text(_ url: URL) throws -> String {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ValidationError("missing file \(url.path)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gzip", "-dc", url.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ValidationError("gzip could not read \(url.path)") }
-        return String(decoding: data, as: UTF8.self)
+        do {
+            return String(decoding: try GzipInflater.decompress([UInt8](data)), as: UTF8.self)
+        } catch {
+            throw ValidationError("\(url.path): \(error)")
+        }
     }
 }

@@ -21,7 +21,7 @@ struct CommandRunner {
     func run(_ arguments: [String]) async throws -> String {
         let lines = NIOLockedValueBox<[String]>([])
         var command = try FormaCommand.parseAsRoot(arguments + ["--data-dir", dataDirectory])
-        try await Terminal.$standardOutput.withValue({ line in lines.withLockedValue { $0.append(line) } }) {
+        try await Terminal.$standardOutput.withValue(TerminalSink { line in lines.withLockedValue { $0.append(line) } }) {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

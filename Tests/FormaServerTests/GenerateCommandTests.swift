@@ -17,7 +17,7 @@ private final class Captured: @unchecked Sendable {
 private func run(_ arguments: [String]) throws -> String {
     let output = Captured()
     var command = try FormaCommand.parseAsRoot(arguments)
-    try Terminal.$standardOutput.withValue({ output.append($0) }) { try command.run() }
+    try Terminal.$standardOutput.withValue(TerminalSink { output.append($0) }) { try command.run() }
     return output.text
 }
 
