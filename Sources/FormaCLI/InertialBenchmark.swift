@@ -17,7 +17,7 @@ public enum InertialBenchmark {
     /// A recording of `sets` sets of 10 reps with 60 s of rest after each, generated from a fixed seed, with the
     /// band in one orientation on the wrist for the whole session.
     public static func workload(sampleRateHertz: Double, sets: Int = 10) throws -> InertialRecording {
-        var generator = InertialSeededGenerator(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         let gravity = InertialSyntheticSet.randomUnitVector(using: &generator)
         var acceleration: [InertialVector] = []
         var rotation: [InertialVector] = []

@@ -8,7 +8,7 @@ import Testing
     /// Synthetic shoulder abductions: each subject has their own full range (90…160°); an incorrect repetition either
     /// stops 25° short of it (even episodes) or leans 12° sideways (odd episodes). Every other feature is noise.
     private static func abductions(subjects: ClosedRange<Int>, seed: UInt64) -> [LabelledRepetition] {
-        var generator = FormQualitySeededGenerator(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         var repetitions: [LabelledRepetition] = []
         for subject in subjects {
             let fullRange = 90 + Double(subject % 8) * 10

@@ -28,24 +28,11 @@ enum UIPRMDExcerpt {
 }
 
 /// SplitMix64 (Steele, Lea & Flood, OOPSLA 2014): a tiny seeded generator so property tests are reproducible.
-struct FormQualitySeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Runs `body` for every seed in `seeds`, labelling failures with the seed so a failing case can be replayed.
-func withEveryFormSeed(_ seeds: ClosedRange<UInt64>, _ body: (UInt64, inout FormQualitySeededGenerator) throws -> Void) rethrows {
+func withEveryFormSeed(_ seeds: ClosedRange<UInt64>, _ body: (UInt64, inout SeededGenerator) throws -> Void) rethrows {
     for seed in seeds {
-        var generator = FormQualitySeededGenerator(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         try body(seed, &generator)
     }
 }

@@ -7,7 +7,7 @@ import Testing
 
     /// A random but plausible set: 3–12 reps, 1.5–3.5 s per rep over 0.4–0.7 m (bench to squat range of motion), ±10 % tempo drift, any rate, gyro or not.
     private func randomSet(seed: UInt64) throws -> (recording: InertialRecording, set: InertialSyntheticSet) {
-        var generator = InertialSeededGenerator(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         let set = InertialSyntheticSet(
             repetitions: Int.random(in: 3...12, using: &generator),
             sampleRateHertz: Self.rates[Int.random(in: 0..<Self.rates.count, using: &generator)],
@@ -42,7 +42,7 @@ import Testing
 
     @Test func reportsRateRegularityAndTheActiveSegment() throws {
         // setup: 8 reps of 2 s with no tempo drift after 6 s of rest.
-        var generator = InertialSeededGenerator(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         let set = InertialSyntheticSet(repetitions: 8, sampleRateHertz: 50, periodSeconds: 2, tempoJitter: 0)
         let (recording, starts) = try set.generate(using: &generator)
         // act
@@ -63,7 +63,7 @@ import Testing
     @Test func neverCountsRepsInStillOrDriftingRecordings() throws {
         // setup: sensor noise, a random orientation, and a slow drift of up to 0.1 g over tens of seconds.
         for seed in UInt64(1)...150 {
-            var generator = InertialSeededGenerator(seed: seed)
+            var generator = SeededGenerator(seed: seed)
             let gravity = InertialSyntheticSet.randomUnitVector(using: &generator)
             let rate = Self.rates[Int(seed) % Self.rates.count]
             let driftPeriod = Double.random(in: 20...120, using: &generator)
@@ -86,7 +86,7 @@ import Testing
     @Test func garbageNeverCrashes() throws {
         // setup: wild values (±50 g, ±5000 deg/s), irregular time steps, random lengths.
         for seed in UInt64(1)...100 {
-            var generator = InertialSeededGenerator(seed: seed)
+            var generator = SeededGenerator(seed: seed)
             let count = Int.random(in: 30...3000, using: &generator)
             var time = 0.0
             var times: [Double] = []
@@ -94,7 +94,7 @@ import Testing
                 time += Double.random(in: 0.001...0.3, using: &generator)
                 times.append(time)
             }
-            let wild = { (g: inout InertialSeededGenerator, scale: Double) in
+            let wild = { (g: inout SeededGenerator, scale: Double) in
                 InertialVector(x: .random(in: -scale...scale, using: &g), y: .random(in: -scale...scale, using: &g),
                                z: .random(in: -scale...scale, using: &g))
             }

@@ -8,7 +8,7 @@ import Testing
     private struct Rotation {
         let w: Double, x: Double, y: Double, z: Double
 
-        init(using generator: inout InertialSeededGenerator) {
+        init(using generator: inout SeededGenerator) {
             let axis = InertialSyntheticSet.randomUnitVector(using: &generator)
             let half = Double.random(in: 0..<Double.pi, using: &generator)
             (w, x, y, z) = (cos(half), sin(half) * axis.x, sin(half) * axis.y, sin(half) * axis.z)
@@ -25,7 +25,7 @@ import Testing
     @Test func fft_inverseOfForwardIsTheInputTimesLength() {
         for seed in UInt64(1)...50 {
             // setup
-            var generator = InertialSeededGenerator(seed: seed)
+            var generator = SeededGenerator(seed: seed)
             let n = 1 << Int.random(in: 1...9, using: &generator)
             let input = (0..<n).map { _ in Double.random(in: -1...1, using: &generator) }
             var (real, imaginary) = (input, [Double](repeating: 0, count: n))
@@ -42,7 +42,7 @@ import Testing
     @Test func analyticSignal_advancesOneTurnPerCycleAtAnyLength() {
         for seed in UInt64(1)...100 {
             // setup: a whole number of cycles over a length that is rarely a power of two.
-            var generator = InertialSeededGenerator(seed: seed)
+            var generator = SeededGenerator(seed: seed)
             let n = Int.random(in: 40...700, using: &generator)
             let cycles = Int.random(in: 2...max(2, n / 12), using: &generator)
             let amplitude = Double.random(in: 0.1...3, using: &generator)
@@ -63,7 +63,7 @@ import Testing
         for seed in UInt64(1)...200 {
             // setup: a period of 7–30 samples (1.1–4.8 s at 6.25 Hz) whose second harmonic is up to as strong as the
             // fundamental; displacement, which the counter feeds it, has much weaker harmonics than this.
-            var generator = InertialSeededGenerator(seed: seed)
+            var generator = SeededGenerator(seed: seed)
             let period = Double.random(in: 7...30, using: &generator)
             let harmonic = Double.random(in: 0...1, using: &generator)
             let count = Int(period * Double.random(in: 4...12, using: &generator))
@@ -83,7 +83,7 @@ import Testing
     @Test func verticalMotion_doesNotDependOnHowTheBandSitsOnTheWrist() {
         for seed in UInt64(1)...60 {
             // setup: 6 vertical reps of 0.5 m, seen once with the sensor upright and once turned at random.
-            var generator = InertialSeededGenerator(seed: seed)
+            var generator = SeededGenerator(seed: seed)
             let rate = 6.25
             let period = Double.random(in: 1.5...3.5, using: &generator)
             let upright = (0..<Int(rate * (6 * period + 8))).map { index -> SIMD4<Double> in
