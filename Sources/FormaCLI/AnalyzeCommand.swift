@@ -6,8 +6,8 @@ import Foundation
 ///
 /// Pose recordings (Forma's JSON, or KERAAL-style named landmarks) go to the pose engine. The exercise must be named
 /// with `--exercise`: several exercises share a signal (squat, deep squat and sit-to-stand all bend the knees), so
-/// guessing would silently count the wrong thing. Inertial recordings (CSV, or JSON with `sampleRate`/`accel`) are
-/// recognised and handed to `analyzeInertial`, the one place the inertial engine plugs in.
+/// guessing would silently count the wrong thing. Inertial recordings (CSV, JSON with `sampleRate`/`accel`, MetaMotion
+/// exports) are recognised by content and go to the inertial engine, which needs no exercise name.
 struct AnalyzeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
@@ -15,7 +15,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
         discussion: """
             FILE is a pose recording ({"fps": 30, "frames": [{"t": 0.0, "landmarks": [[x, y, z, visibility], ...]}]}) \
             with MediaPipe BlazePose's 33 landmarks per frame. Name the exercise with --exercise; \
-            `forma analyze --list-exercises` shows them.
+            `forma analyze --list-exercises` shows them. FILE may also be an inertial recording from a phone or watch \
+            (CSV with header t,ax,ay,az[,gx,gy,gz], JSON {"sampleRate": 50, "accel": [[x, y, z], ...]}, or a \
+            MetaMotion export): no exercise name is needed; --exercise then accepts a hint \
+            (bench, squat, deadlift, ohp, row).
             """)
 
     @Argument(help: "The recording to analyse.")
@@ -62,11 +65,33 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The hook for inertial recordings (CSV `t,ax,ay,az[,gx,gy,gz]`, `{"sampleRate": …, "accel": …}`, MetaMotion
-    /// CSV): the inertial engine lives on its own branch; wire its analyser here.
+    /// Inertial recordings (CSV `t,ax,ay,az[,gx,gy,gz]`, `{"sampleRate": …, "accel": …}`, MetaMotion CSV) need no
+    /// exercise name: the analyser finds the set within the rest around it. `--exercise` is taken as a hint (bench,
+    /// squat, deadlift, ohp, row) that narrows the plausible repetition period.
     func analyzeInertial(url: URL, data: Data) throws {
-        throw ValidationError(
-            "\(url.lastPathComponent) is an inertial recording; this build of forma analyses pose recordings only")
+        let hint = try resolveInertialHint()
+        let recording: InertialRecording
+        do {
+            recording = try InertialRecording.decode(bytes: data, fileName: url.lastPathComponent)
+        } catch {
+            throw ValidationError("\(file ?? url.path): \(error.description)")
+        }
+        let analysis = InertialAnalyzer(hint: hint).analyze(recording)
+        let path = file ?? url.path
+        Terminal.write(json
+            ? try AnalyzeOutput.json(analysis, recording: recording, hint: hint, file: path)
+            : AnalyzeOutput.summary(analysis, recording: recording, hint: hint, file: path))
+    }
+
+    private func resolveInertialHint() throws -> InertialExerciseHint? {
+        guard let name = exercise else { return nil }
+        guard let hint = InertialExerciseHint(rawValue: name.lowercased()) else {
+            throw ValidationError(
+                "'\(name)' is not an inertial exercise hint; known: "
+                    + InertialExerciseHint.allCases.map(\.rawValue).joined(separator: ", ")
+                    + " (or leave --exercise out: inertial recordings need no name)")
+        }
+        return hint
     }
 
     private func resolveExercise() throws -> PoseExercise {
