@@ -115,6 +115,7 @@ let package = Package(
             name: "FormaServerTests",
             dependencies: [
                 "FormaServer",
+                "FormaMotion",
                 "FormaCLI",
                 .product(name: "VaporTesting", package: "vapor"),
             ],

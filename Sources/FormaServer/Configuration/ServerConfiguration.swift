@@ -57,6 +57,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumJSONBodyBytes: Int
     /// Largest avatar upload accepted, in bytes.
     public var maximumAvatarBytes: Int
+    /// Largest motion recording body accepted (`POST /v1/fitness-tests/motion`), in bytes: ten minutes of
+    /// accelerometer and gyroscope at 50 Hz is about 2 MiB of JSON.
+    public var maximumMotionBodyBytes: Int
     /// Largest avatar width or height accepted, in pixels.
     public var maximumAvatarPixels: Int
     public var logLevel: Logger.Level
@@ -73,6 +76,7 @@ public struct ServerConfiguration: Sendable {
         maximumJSONBodyBytes: Int = 64 * 1024,
         maximumAvatarBytes: Int = 2 * 1024 * 1024,
         maximumAvatarPixels: Int = 4096,
+        maximumMotionBodyBytes: Int = 4 * 1024 * 1024,
         logLevel: Logger.Level = .info,
         logFormat: LogFormat = .text
     ) {
@@ -86,6 +90,7 @@ public struct ServerConfiguration: Sendable {
         self.maximumJSONBodyBytes = maximumJSONBodyBytes
         self.maximumAvatarBytes = maximumAvatarBytes
         self.maximumAvatarPixels = maximumAvatarPixels
+        self.maximumMotionBodyBytes = maximumMotionBodyBytes
         self.logLevel = logLevel
         self.logFormat = logFormat
     }

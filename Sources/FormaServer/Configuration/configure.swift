@@ -53,7 +53,11 @@ public func configure(_ app: Application, configuration: ServerConfiguration, cl
             HeaderEncodingMiddleware(),
             BodyLimitMiddleware(
                 defaultLimitBytes: configuration.maximumJSONBodyBytes,
-                limitsByOperation: ["uploadAvatar": configuration.maximumAvatarBytes]),
+                limitsByOperation: [
+                    "uploadAvatar": configuration.maximumAvatarBytes,
+                    "recordMotionTest": configuration.maximumMotionBodyBytes,
+                    "recordFitnessTestExercise": configuration.maximumMotionBodyBytes,
+                ]),
         ])
     app.registerMetricsRoute()
 }

@@ -11,6 +11,9 @@ import SQLKit
 enum UserDataDeletion {
     /// Tables holding rows keyed by `user_id`, children before parents.
     static let userOwnedTables: [String] = [
+        MotionTestModel.schema,
+        FitnessTestModel.schema,
+        TrackedExerciseModel.schema,
         PlanSessionCompletionModel.schema,
         PlanEnrolmentModel.schema,
         WorkoutRunModel.schema,

@@ -6,12 +6,14 @@ import Foundation
 /// Both are pure values over the same catalogue the server seeds into its database, so exercise ids agree. Building
 /// classifies the 873 exercises and generates every built-in plan session, so it happens once, on first use.
 struct WorkoutEngine: Sendable {
+    let catalog: ExerciseCatalog
     let generator: WorkoutGenerator
     let plans: PlanLibrary
 
     private static let built: Result<WorkoutEngine, any Error> = Result {
-        let generator = WorkoutGenerator(catalog: try ExerciseCatalog.bundled())
-        return WorkoutEngine(generator: generator, plans: try PlanLibrary(generator: generator))
+        let catalog = try ExerciseCatalog.bundled()
+        let generator = WorkoutGenerator(catalog: catalog)
+        return WorkoutEngine(catalog: catalog, generator: generator, plans: try PlanLibrary(generator: generator))
     }
 
     /// The shared engine; a failure here means a broken build (the bundled catalogue is missing or cannot fill a

@@ -16,5 +16,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateWorkouts(),
         CreateWorkoutRuns(),
         CreatePlanProgress(),
+        CreateFitnessTests(),
     ]
 }
