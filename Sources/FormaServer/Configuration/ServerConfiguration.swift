@@ -64,6 +64,8 @@ public struct ServerConfiguration: Sendable {
     public var maximumAvatarPixels: Int
     public var logLevel: Logger.Level
     public var logFormat: LogFormat
+    /// Limits of `/v1/live` sessions (docs/live-protocol.md).
+    public var live: LiveLimits
 
     public init(
         database: Database,
@@ -78,7 +80,8 @@ public struct ServerConfiguration: Sendable {
         maximumAvatarPixels: Int = 4096,
         maximumMotionBodyBytes: Int = 4 * 1024 * 1024,
         logLevel: Logger.Level = .info,
-        logFormat: LogFormat = .text
+        logFormat: LogFormat = .text,
+        live: LiveLimits = .init()
     ) {
         self.database = database
         self.dataDirectory = dataDirectory
@@ -93,6 +96,7 @@ public struct ServerConfiguration: Sendable {
         self.maximumMotionBodyBytes = maximumMotionBodyBytes
         self.logLevel = logLevel
         self.logFormat = logFormat
+        self.live = live
     }
 
     /// The environment variables Forma reads, with what each means; `forma serve --help` prints them.
@@ -108,6 +112,8 @@ public struct ServerConfiguration: Sendable {
         ("FORMA_LOGIN_WINDOW", "seconds of the failed-login window (default 900)"),
         ("FORMA_LOG_LEVEL", "trace, debug, info, notice, warning, error or critical (default info)"),
         ("FORMA_LOG_FORMAT", "text or json (default text)"),
+        ("FORMA_LIVE_IDLE_SECONDS", "seconds a /v1/live session may go without a message before it is closed (default 30)"),
+        ("FORMA_LIVE_HELLO_SECONDS", "seconds a browser has to send its hello on /v1/live (default 10)"),
     ]
 
     /// Reads the configuration from environment variables.
@@ -166,6 +172,10 @@ public struct ServerConfiguration: Sendable {
             logFormat = .text
         }
 
+        var live = LiveLimits()
+        live.idleSeconds = Double(integer("FORMA_LIVE_IDLE_SECONDS", default: 30, range: 1...3600))
+        live.helloSeconds = Double(integer("FORMA_LIVE_HELLO_SECONDS", default: 10, range: 1...300))
+
         let configuration = ServerConfiguration(
             database: database,
             dataDirectory: dataDirectory,
@@ -179,7 +189,8 @@ public struct ServerConfiguration: Sendable {
                 windowSeconds: integer("FORMA_LOGIN_WINDOW", default: 900, range: 1...86_400)
             ),
             logLevel: logLevel,
-            logFormat: logFormat
+            logFormat: logFormat,
+            live: live
         )
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return configuration

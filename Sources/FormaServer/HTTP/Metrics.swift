@@ -1,4 +1,5 @@
 import Metrics
+import NIOConcurrencyHelpers
 import Prometheus
 import Vapor
 
@@ -22,6 +23,36 @@ enum FormaMetrics {
     /// Counts an account event, for example a sign-up or a failed login.
     static func countAccountEvent(_ event: String) {
         Counter(label: "forma_account_events_total", dimensions: [("event", event)]).increment()
+    }
+
+    /// Live sessions: how many are open, frames analysed or refused, and how sessions ended.
+    static func liveSessionOpened() {
+        Gauge(label: "forma_live_sessions_open").record(openLiveSessions.add(1))
+    }
+
+    static func liveSessionClosed(code: Int?) {
+        Gauge(label: "forma_live_sessions_open").record(openLiveSessions.add(-1))
+        Counter(label: "forma_live_sessions_closed_total", dimensions: [("code", code.map(String.init) ?? "client")])
+            .increment()
+    }
+
+    static func countLiveFrames(refused: Bool) {
+        Counter(label: "forma_live_frames_total", dimensions: [("outcome", refused ? "refused" : "analysed")])
+            .increment()
+    }
+
+    private static let openLiveSessions = OpenSessionCount()
+}
+
+/// A process-wide count behind the open-sessions gauge.
+private final class OpenSessionCount: Sendable {
+    private let value = NIOLockedValueBox(0)
+
+    func add(_ delta: Int) -> Int {
+        value.withLockedValue { value in
+            value += delta
+            return value
+        }
     }
 }
 

@@ -115,6 +115,9 @@ extension FormaAPIHandler {
             if action == .save {
                 let content = try WorkoutStore.codec.decoder.decode(Workout.self, from: workout.content)
                 records = try ExerciseResultsValidation.records(results, workout: content)
+                records = try await LiveResultFilling.filled(
+                    records, workout: content, runID: try await store.activeRun(of: workout.requireID())?.id,
+                    userID: try me.userID, on: request.db)
                 if let planID = workout.planID, let sessionID = workout.planSessionID,
                     let plan = try? WorkoutEngine.shared().plans.plan(id: planID)
                 {

@@ -17,5 +17,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateWorkoutRuns(),
         CreatePlanProgress(),
         CreateFitnessTests(),
+        CreateLiveSetResults(),
     ]
 }

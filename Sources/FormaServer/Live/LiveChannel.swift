@@ -1,0 +1,149 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+import Vapor
+import WebSocketKit
+
+/// Upgrades `GET /v1/live` to a WebSocket whose pipeline enforces the live limits below websocket-kit.
+///
+/// Vapor's own upgrader lets websocket-kit reassemble fragmented messages without a bound; this one caps single
+/// frames in the decoder (the length header is checked before any payload is read) and puts a ``LiveChannelGuard``
+/// in front of the reassembly, so no message over the limit is ever buffered, fragmented or not.
+struct LiveUpgrader: Upgrader {
+    let limits: LiveLimits
+    let onUpgrade: @Sendable (WebSocket, LiveChannelGuard) -> Void
+
+    func applyUpgrade(req: Request, res: Response) -> any HTTPServerProtocolUpgrader {
+        let limits = self.limits
+        let onUpgrade = self.onUpgrade
+        return NIOWebSocketServerUpgrader(
+            maxFrameSize: limits.maximumMessageBytes, automaticErrorHandling: false,
+            shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture([:]) },
+            upgradePipelineHandler: { channel, _ in
+                let guardHandler = LiveChannelGuard(limits: limits, eventLoop: channel.eventLoop)
+                var configuration = WebSocket.Configuration()
+                configuration.maxAccumulatedFrameSize = limits.maximumMessageBytes
+                return channel.setOption(
+                    ChannelOptions.writeBufferWaterMark,
+                    value: .init(low: limits.maximumPendingBytes / 2, high: limits.maximumPendingBytes)
+                ).flatMap {
+                    channel.pipeline.addHandler(guardHandler)
+                }.flatMap {
+                    WebSocket.server(on: channel, config: configuration) { webSocket in
+                        onUpgrade(webSocket, guardHandler)
+                    }
+                }
+            })
+    }
+}
+
+/// Sits between the WebSocket frame decoder and websocket-kit: refuses messages over the size limit (also when
+/// split into fragments), disconnects a client that stops reading, and closes the session with exactly one close
+/// frame carrying a code and a reason.
+final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    /// Called once, on the event loop, when the server decides to close (not when the client does).
+    private let closeReason = NIOLockedValueBox<(code: Int, reason: String)?>(nil)
+    private let limits: LiveLimits
+    private let eventLoop: any EventLoop
+    // Event-loop confined state.
+    private var context: ChannelHandlerContext?
+    private var fragmentedBytes: Int?
+    private var closing = false
+
+    init(limits: LiveLimits, eventLoop: any EventLoop) {
+        self.limits = limits
+        self.eventLoop = eventLoop
+    }
+
+    /// The code and reason the server closed with, if it did.
+    var serverClose: (code: Int, reason: String)? { closeReason.withLockedValue { $0 } }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        if closing {
+            // Waiting for the client's close frame; nothing else is read any more.
+            if frame.opcode == .connectionClose { context.close(promise: nil) }
+            return
+        }
+        switch frame.opcode {
+        case .text, .binary:
+            fragmentedBytes = frame.fin ? nil : frame.length
+        case .continuation:
+            let total = (fragmentedBytes ?? 0) + frame.length
+            guard total <= limits.maximumMessageBytes else {
+                close(context: context, code: 1009, reason: "message: larger than \(limits.maximumMessageBytes) bytes")
+                return
+            }
+            fragmentedBytes = frame.fin ? nil : total
+        default:
+            break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        switch error {
+        case NIOWebSocketError.invalidFrameLength:
+            close(context: context, code: 1009, reason: "message: larger than \(limits.maximumMessageBytes) bytes")
+        case is NIOWebSocketError, is NIOWebSocketFrameAggregator.Error:
+            close(context: context, code: 1002, reason: "frame: not a valid WebSocket frame")
+        default:
+            context.fireErrorCaught(error)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if !context.channel.isWritable {
+            close(context: context, code: 1008,
+                  reason: "client: more than \(limits.maximumPendingBytes / 1024) KiB of events are waiting to be read")
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Closes the session with `code` and `reason`; safe to call from any thread, and more than once (only the
+    /// first call counts).
+    func close(code: Int, reason: String) {
+        eventLoop.execute {
+            guard let context = self.context else { return }
+            self.close(context: context, code: code, reason: reason)
+        }
+    }
+
+    private func close(context: ChannelHandlerContext, code: Int, reason: String) {
+        guard !closing else { return }
+        closing = true
+        closeReason.withLockedValue { $0 = (code, reason) }
+        var data = context.channel.allocator.buffer(capacity: 2 + 123)
+        data.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: code))
+        data.writeString(Self.truncated(reason, toBytes: 123))
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        // The client answers with its own close frame; one that does not is disconnected after a second.
+        let channel = context.channel
+        channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+    }
+
+    static func truncated(_ text: String, toBytes limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var result = ""
+        for character in text {
+            guard result.utf8.count + String(character).utf8.count <= limit - 3 else { break }
+            result.append(character)
+        }
+        return result + "..."
+    }
+}

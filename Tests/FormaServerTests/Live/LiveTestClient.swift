@@ -1,0 +1,228 @@
+import FormaMotion
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import Testing
+import Vapor
+
+@testable import FormaServer
+
+/// Runs `body` with a Forma server listening on an ephemeral local port, as `forma serve` would.
+func withLiveServer(
+    clock: TestClock = TestClock(),
+    adjust: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (Application, Int) async throws -> Void
+) async throws {
+    try await withFormaApp(clock: clock, adjust: adjust) { app in
+        app.http.server.configuration.hostname = "127.0.0.1"
+        app.http.server.configuration.port = 0
+        try await app.server.start()
+        do {
+            let port = try #require(app.http.server.shared.localAddress?.port)
+            try await body(app, port)
+        } catch {
+            await app.server.shutdown()
+            throw error
+        }
+        await app.server.shutdown()
+    }
+}
+
+/// A WebSocket client written against the wire, not against the server's code: it records every text message and
+/// the close frame's code *and reason* (websocket-kit's client keeps only the code).
+final class LiveTestClient: @unchecked Sendable {
+    struct Close: Equatable, CustomStringConvertible {
+        let code: Int
+        let reason: String
+        var description: String { "\(code) \(reason)" }
+    }
+
+    private let channel: any Channel
+    private let recorder: Recorder
+
+    private init(channel: any Channel, recorder: Recorder) {
+        self.channel = channel
+        self.recorder = recorder
+    }
+
+    /// Opens `/v1/live`; with `bearer`, the token goes in the upgrade request's Authorization header.
+    static func connect(port: Int, bearer: String? = nil) async throws -> LiveTestClient {
+        let recorder = Recorder()
+        let group = MultiThreadedEventLoopGroup.singleton
+        let upgraded = group.next().makePromise(of: Void.self)
+        let bootstrap = ClientBootstrap(group: group).channelInitializer { channel in
+            let upgrader = NIOWebSocketClientUpgrader(
+                maxFrameSize: 1 << 20,
+                upgradePipelineHandler: { channel, _ in
+                    channel.pipeline.addHandler(recorder)
+                })
+            let configuration: NIOHTTPClientUpgradeSendableConfiguration = (
+                upgraders: [upgrader], completionHandler: { _ in upgraded.succeed(()) }
+            )
+            return channel.pipeline.addHTTPClientHandlers(withClientUpgrade: configuration)
+        }
+        let channel = try await bootstrap.connect(host: "127.0.0.1", port: port).get()
+        var headers = HTTPHeaders([("Host", "127.0.0.1:\(port)"), ("Content-Length", "0")])
+        if let bearer { headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/live", headers: headers)
+        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        try await channel.writeAndFlush(HTTPClientRequestPart.end(nil))
+        channel.closeFuture.whenComplete { _ in upgraded.fail(ChannelError.ioOnClosedChannel) }
+        try await upgraded.futureResult.get()
+        return LiveTestClient(channel: channel, recorder: recorder)
+    }
+
+    func send(text: String) async throws {
+        var buffer = channel.allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        try await send(frame: WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: buffer))
+    }
+
+    func send(json: [String: Any]) async throws {
+        let data = try JSONSerialization.data(withJSONObject: json)
+        try await send(text: String(decoding: data, as: UTF8.self))
+    }
+
+    func send(binary: ByteBuffer) async throws {
+        try await send(frame: WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: binary))
+    }
+
+    func send(frame: WebSocketFrame) async throws {
+        try await channel.writeAndFlush(frame)
+    }
+
+    func send(poseFrame: PoseFrame) async throws {
+        try await send(binary: LiveFrame.encode(poseFrame))
+    }
+
+    /// Sends the frames of a recording at just under the server's 60 frames a second.
+    func replay(_ recording: PoseRecording) async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for (index, frame) in recording.frames.enumerated() {
+            try await send(poseFrame: frame)
+            let due = start + .milliseconds(18 * (index + 1))
+            if clock.now < due { try await Task.sleep(until: due) }
+        }
+    }
+
+    /// Text messages received so far, decoded as JSON objects.
+    var messages: [[String: Any]] {
+        recorder.texts.compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+    }
+
+    func messages(ofType type: String) -> [[String: Any]] {
+        messages.filter { $0["type"] as? String == type }
+    }
+
+    /// Waits until a message of `type` arrives (or the socket closes, or `seconds` pass) and returns it.
+    func waitFor(_ type: String, seconds: Double = 10) async throws -> [String: Any]? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if let message = messages(ofType: type).first { return message }
+            if recorder.close != nil || !channel.isActive { return messages(ofType: type).first }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    /// Waits for the server's close frame.
+    func closed(within seconds: Double = 10) async throws -> Close? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if let close = recorder.close { return close }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return recorder.close
+    }
+
+    /// How many close frames the server sent (the protocol allows one).
+    var closeFramesReceived: Int { recorder.closeFrames }
+
+    func disconnect() async {
+        try? await channel.close()
+    }
+
+    final class Recorder: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = WebSocketFrame
+        typealias OutboundOut = WebSocketFrame
+
+        private struct State {
+            var texts: [String] = []
+            var fragments: ByteBuffer?
+            var close: Close?
+            var closeFrames = 0
+        }
+
+        private let state = NIOLockedValueBox(State())
+
+        var texts: [String] { state.withLockedValue { $0.texts } }
+        var close: Close? { state.withLockedValue { $0.close } }
+        var closeFrames: Int { state.withLockedValue { $0.closeFrames } }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let frame = unwrapInboundIn(data)
+            switch frame.opcode {
+            case .text:
+                var data = frame.unmaskedData
+                if frame.fin {
+                    let text = data.readString(length: data.readableBytes) ?? ""
+                    state.withLockedValue { $0.texts.append(text) }
+                } else {
+                    state.withLockedValue { $0.fragments = data }
+                }
+            case .continuation:
+                var data = frame.unmaskedData
+                state.withLockedValue { state in
+                    state.fragments?.writeBuffer(&data)
+                    if frame.fin, var whole = state.fragments {
+                        state.texts.append(whole.readString(length: whole.readableBytes) ?? "")
+                        state.fragments = nil
+                    }
+                }
+            case .connectionClose:
+                var data = frame.unmaskedData
+                let code = data.readInteger(as: UInt16.self).map(Int.init) ?? 1005
+                let reason = data.readString(length: data.readableBytes) ?? ""
+                let first = state.withLockedValue { state -> Bool in
+                    state.closeFrames += 1
+                    if state.close == nil {
+                        state.close = Close(code: code, reason: reason)
+                        return true
+                    }
+                    return false
+                }
+                if first {
+                    var reply = context.channel.allocator.buffer(capacity: 2)
+                    reply.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: code))
+                    let answer = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: reply)
+                    context.writeAndFlush(wrapOutboundOut(answer), promise: nil)
+                }
+            default:
+                break
+            }
+        }
+    }
+}
+
+/// A token for a new host user of a new company.
+func liveToken(_ app: Application, userId: String = "athlete-1", company: String? = nil) async throws -> String {
+    let api = APIClient(app: app)
+    let key = try await api.createCompany(company ?? "Live \(UUID().uuidString.prefix(8))")
+    return try await api.sessionToken(key: key, userId: userId).token
+}
+
+/// A short synthetic squat set: `count` full repetitions at 30 frames a second (FormaMotion's synthesiser).
+func syntheticSquats(_ count: Int, seed: UInt64 = 11) throws -> PoseRecording {
+    var synthesizer = PoseSynthesizer(exerciseID: "squat", repetitions: Array(repeating: .init(), count: count))
+    synthesizer.outwardSeconds = 0.8
+    synthesizer.returnSeconds = 0.8
+    synthesizer.pauseSeconds = 0.4
+    var rng = SeededGenerator(seed: seed)
+    return try #require(synthesizer.recording(using: &rng))
+}
