@@ -98,6 +98,19 @@ final class LiveTestClient: @unchecked Sendable {
         try await send(binary: LiveFrame.encode(poseFrame))
     }
 
+    /// Writes every frame before one flush, so they leave as one burst however busy the machine is.
+    func sendAtOnce(poseFrames: [PoseFrame]) async throws {
+        let frames = poseFrames.map {
+            WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: LiveFrame.encode($0))
+        }
+        let channel = self.channel
+        try await channel.eventLoop.flatSubmit {
+            let writes = frames.map { channel.write($0) }
+            channel.flush()
+            return EventLoopFuture.andAllSucceed(writes, on: channel.eventLoop)
+        }.get()
+    }
+
     /// Sends the frames of a recording at just under the server's 60 frames a second.
     func replay(_ recording: PoseRecording) async throws {
         let clock = ContinuousClock()
