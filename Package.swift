@@ -67,6 +67,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            // The embed page's ES modules and style sheet (docs/embed.md), served under /embed/assets/.
+            resources: [.copy("EmbedAssets")],
             swiftSettings: strictSettings,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),

@@ -66,6 +66,8 @@ public struct ServerConfiguration: Sendable {
     public var logFormat: LogFormat
     /// Limits of `/v1/live` sessions (docs/live-protocol.md).
     public var live: LiveLimits
+    /// Where the embed page loads MediaPipe from (docs/embed.md).
+    public var embed: EmbedSettings
 
     public init(
         database: Database,
@@ -81,7 +83,8 @@ public struct ServerConfiguration: Sendable {
         maximumMotionBodyBytes: Int = 4 * 1024 * 1024,
         logLevel: Logger.Level = .info,
         logFormat: LogFormat = .text,
-        live: LiveLimits = .init()
+        live: LiveLimits = .init(),
+        embed: EmbedSettings = .init()
     ) {
         self.database = database
         self.dataDirectory = dataDirectory
@@ -97,6 +100,7 @@ public struct ServerConfiguration: Sendable {
         self.logLevel = logLevel
         self.logFormat = logFormat
         self.live = live
+        self.embed = embed
     }
 
     /// The environment variables Forma reads, with what each means; `forma serve --help` prints them.
@@ -114,6 +118,9 @@ public struct ServerConfiguration: Sendable {
         ("FORMA_LOG_FORMAT", "text or json (default text)"),
         ("FORMA_LIVE_IDLE_SECONDS", "seconds a /v1/live session may go without a message before it is closed (default 30)"),
         ("FORMA_LIVE_HELLO_SECONDS", "seconds a browser has to send its hello on /v1/live (default 10)"),
+        ("FORMA_MEDIAPIPE_SCRIPT_URL", "URL of MediaPipe tasks-vision's vision_bundle.mjs for the embed page (default: jsDelivr)"),
+        ("FORMA_MEDIAPIPE_WASM_URL", "URL of the folder holding tasks-vision's wasm files (default: jsDelivr)"),
+        ("FORMA_MEDIAPIPE_MODEL_URL", "URL of the pose_landmarker .task model (default: Google's model storage)"),
     ]
 
     /// Reads the configuration from environment variables.
@@ -176,6 +183,20 @@ public struct ServerConfiguration: Sendable {
         live.idleSeconds = Double(integer("FORMA_LIVE_IDLE_SECONDS", default: 30, range: 1...3600))
         live.helloSeconds = Double(integer("FORMA_LIVE_HELLO_SECONDS", default: 10, range: 1...300))
 
+        var embed = EmbedSettings()
+        for (name, path) in [
+            ("FORMA_MEDIAPIPE_SCRIPT_URL", \EmbedSettings.mediaPipeScriptURL),
+            ("FORMA_MEDIAPIPE_WASM_URL", \EmbedSettings.mediaPipeWasmURL),
+            ("FORMA_MEDIAPIPE_MODEL_URL", \EmbedSettings.mediaPipeModelURL),
+        ] {
+            guard let url = value(name) else { continue }
+            if EmbedRoutes.origin(of: url) == nil {
+                problems.append("\(name)=\(url) must be an http:// or https:// URL")
+            } else {
+                embed[keyPath: path] = url
+            }
+        }
+
         let configuration = ServerConfiguration(
             database: database,
             dataDirectory: dataDirectory,
@@ -190,7 +211,8 @@ public struct ServerConfiguration: Sendable {
             ),
             logLevel: logLevel,
             logFormat: logFormat,
-            live: live
+            live: live,
+            embed: embed
         )
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return configuration

@@ -61,6 +61,7 @@ public func configure(_ app: Application, configuration: ServerConfiguration, cl
         ])
     app.registerMetricsRoute()
     LiveEndpoint.register(on: app)
+    try EmbedRoutes.register(on: app, settings: configuration.embed)
 }
 
 /// Brings the database schema up to date and seeds what a new database needs (the catalogue, the default

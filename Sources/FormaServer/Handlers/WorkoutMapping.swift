@@ -9,7 +9,8 @@ enum WorkoutMapping {
             exerciseId: item.exerciseID, name: item.name,
             block: .init(rawValue: item.block.rawValue) ?? .main, kind: item.kind.rawValue, sets: item.sets,
             reps: item.reps, holdSeconds: item.holdSeconds, restSeconds: item.restSeconds,
-            estimatedSeconds: item.estimatedSeconds)
+            estimatedSeconds: item.estimatedSeconds,
+            poseExercise: PoseExerciseMatching.poseExercise(forCatalogueName: item.name))
     }
 
     static func request(_ request: WorkoutRequest) -> Components.Schemas.WorkoutGenerationRequest {

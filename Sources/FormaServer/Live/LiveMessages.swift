@@ -38,7 +38,9 @@ enum LiveControl: Equatable {
         case "start":
             var aspectRatio: Double?
             if let value = object["aspectRatio"], !(value is NSNull) {
-                guard let number = value as? NSNumber, !(value is Bool), number.doubleValue.isFinite,
+                // JSON true is an NSNumber too, and on Linux `1 is Bool` holds: tell booleans by their type code.
+                guard let number = value as? NSNumber, String(cString: number.objCType) != "c",
+                    number.doubleValue.isFinite,
                     (0.1...10).contains(number.doubleValue)
                 else { throw Problem(field: "aspectRatio", message: "must be a number from 0.1 to 10") }
                 aspectRatio = number.doubleValue

@@ -119,6 +119,8 @@ struct LiveSessionTests {
         (#"not json"#, "message: must be a JSON object"),
         (#"{"type": "start"}"#, "exercise: is required"),
         (#"{"type": "start", "exercise": "squat", "aspectRatio": "wide"}"#, "aspectRatio: must be a number from 0.1 to 10"),
+        (#"{"type": "start", "exercise": "squat", "aspectRatio": true}"#, "aspectRatio: must be a number from 0.1 to 10"),
+        (#"{"type": "start", "exercise": "squat", "aspectRatio": 11}"#, "aspectRatio: must be a number from 0.1 to 10"),
         (#"{"type": "exercise", "exercise": "lunge"}"#, "type: send start first"),
     ])
     func badControlMessage_closesWith4400NamingTheField(message: String, reason: String) async throws {
@@ -128,6 +130,13 @@ struct LiveSessionTests {
             try await client.send(text: message)
             #expect(try await client.closed() == .init(code: 4400, reason: reason))
         }
+    }
+
+    @Test(arguments: [(#"1"#, 1.0), (#"2"#, 2.0), (#"1.5"#, 1.5), (#"0.5625"#, 0.5625)])
+    func aspectRatio_acceptsWholeAndFractionalNumbers(json: String, value: Double) throws {
+        // A browser sends 1, not 1.0, for a square image; Linux Foundation once took that 1 for `true`.
+        let control = try LiveControl.parse(#"{"type": "start", "exercise": "squat", "aspectRatio": \#(json)}"#)
+        #expect(control == .start(exercise: "squat", workoutID: nil, exerciseID: nil, aspectRatio: value))
     }
 
     @Test func framesBeforeStart_closeWith4400() async throws {

@@ -1,0 +1,297 @@
+// The embedded experience: waits for the host's configuration (docs/embed-protocol.md), signs the person in, and
+// shows the view the URL names: home, a plan, the workout player, or the camera component.
+import { HostBridge } from './bridge.js';
+import { Api } from './api.js';
+import { h, show } from './dom.js';
+import { ReplaySource, CameraSource } from './pose-source.js';
+import { WorkoutPlayer, dose } from './player.js';
+import { CameraView } from './camera.js';
+
+const settings = JSON.parse(document.body.dataset.forma || '{}');
+const params = new URLSearchParams(location.search);
+const bridge = new HostBridge({
+  allowedOrigins: settings.allowedOrigins || [],
+  vocabulary: params.get('events') === '2023' ? '2023' : 'current',
+});
+const api = new Api();
+const route = parseRoute(location.pathname);
+
+let configured = false;
+let failed = false;
+let view = null;
+let video = null;
+
+// What views share: the API, the bridge, errors, and the pose source (one per page, made on first use).
+const context = {
+  api,
+  bridge,
+  settings,
+  params,
+  currentSource: null,
+  fail(code, message) {
+    failed = true;
+    bridge.post('error_occurred', { code, message });
+    show(h('section', { class: 'error', role: 'alert' }, h('h1', {}, 'Something went wrong'), h('p', { id: 'error' }, message)));
+  },
+  // A problem the person can carry on through (the view stays); the host is told.
+  report(code, message) {
+    bridge.post('error_occurred', { code, message });
+    const note = document.getElementById('notice') || document.body.appendChild(h('p', { id: 'notice', role: 'alert' }));
+    note.textContent = message;
+  },
+  videoElement() {
+    if (!video) video = h('video', { id: 'camera', playsinline: true, muted: true, autoplay: true });
+    video.hidden = !(context.currentSource instanceof CameraSource);
+    return video;
+  },
+  async poseSource() {
+    if (context.currentSource) return context.currentSource;
+    const replay = params.get('replay');
+    const source = replay ? new ReplaySource(replay) : new CameraSource(settings.mediaPipe, context.videoElement());
+    try {
+      await source.prepare();
+    } catch (error) {
+      context.report(replay ? 'replay' : 'camera', error.message);
+      return null;
+    }
+    context.currentSource = source;
+    return source;
+  },
+  releaseCamera() {
+    if (context.currentSource && context.currentSource.release) context.currentSource.release();
+  },
+  navigate(path) {
+    const url = new URL(path, location.href);
+    for (const name of ['company', 'events', 'replay']) {
+      if (params.has(name) && !url.searchParams.has(name)) url.searchParams.set(name, params.get(name));
+    }
+    history.pushState({}, '', url);
+    render(parseRoute(url.pathname));
+  },
+};
+
+function parseRoute(pathname) {
+  const parts = pathname.replace(/^\/embed\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts.length === 0) return { name: 'home' };
+  if (parts[0] === 'plan' && parts.length === 2) return { name: 'plan', id: parts[1] };
+  if (parts[0] === 'workout' && parts.length === 2) return { name: 'workout', id: parts[1] };
+  if (parts[0] === 'camera' && parts.length === 1) return { name: 'camera' };
+  return { name: 'unknown', path: pathname };
+}
+
+// ---- host → page messages
+
+function companyKey(name) {
+  return String(name).normalize('NFKD').replace(/[\u0300-\u036f]/g, '').trim().toLowerCase();
+}
+
+window.addEventListener('message', (event) => {
+  // Only the company's allowed origins, or the page itself (a native host calls window.postMessage in the page).
+  const trusted = event.origin === location.origin || (settings.allowedOrigins || []).includes(event.origin);
+  if (!trusted) return;
+  let data = event.data;
+  if (typeof data === 'string') {
+    try {
+      data = JSON.parse(data);
+    } catch (error) {
+      return;
+    }
+  }
+  if (!data || typeof data !== 'object') return;
+  if (data.type !== undefined && typeof data.type === 'string' && data.data !== undefined) return; // an event echo
+  if (!configured && (data.key !== undefined || data.token !== undefined || data.company !== undefined)) {
+    configured = true;
+    if (event.origin !== location.origin) bridge.hostOrigin = event.origin;
+    configure(data).catch((error) => context.fail('configuration', error.message));
+    return;
+  }
+  if (configured && view && typeof view.command === 'function') view.command(data);
+});
+
+async function configure(config) {
+  if (failed) return;
+  const company = typeof config.company === 'string' ? config.company.trim() : '';
+  if (!company) return context.fail('configuration', 'company: the configuration must name the company');
+  if (settings.company && companyKey(settings.company) !== companyKey(company)) {
+    return context.fail('configuration', `company: this page was opened for '${settings.company}', not '${company}'`);
+  }
+  try {
+    if (typeof config.token === 'string' && config.token) {
+      api.token = config.token;
+      const me = await api.get('/v1/me');
+      if (me.company && companyKey(me.company.name) !== companyKey(company)) {
+        return context.fail('unauthorized', `token: the token belongs to another company than '${company}'`);
+      }
+    } else if (typeof config.key === 'string' && config.key) {
+      if (typeof config.userId !== 'string' || !config.userId) {
+        return context.fail('configuration', 'userId: the configuration must give the host user id with a key');
+      }
+      const grant = await api.request('POST', '/v1/sessions', {
+        headers: { 'X-Forma-Key': config.key },
+        body: { userId: config.userId, company },
+        token: null,
+      });
+      api.token = grant.token;
+    } else {
+      return context.fail('configuration', 'key: the configuration must give a key or a token');
+    }
+  } catch (error) {
+    const code = error.status === 401 || error.status === 403 ? 'unauthorized' : 'api';
+    return context.fail(code, `${error.status === 401 ? 'key' : 'sign-in'}: ${error.message}`);
+  }
+  await applyBodyData(config);
+  if (!failed) render(route);
+}
+
+// Age, height (cm), weight (kg), gender and lifestyle from the host fill the profile; bad values are reported.
+async function applyBodyData(config) {
+  const update = {};
+  if (Number.isFinite(config.age)) update.age = Math.round(config.age);
+  if (Number.isFinite(config.height)) update.heightCm = config.height;
+  if (Number.isFinite(config.weight)) update.weightKg = config.weight;
+  if (typeof config.gender === 'string' && config.gender) update.gender = config.gender.toLowerCase();
+  if (typeof config.lifestyle === 'string' && config.lifestyle) update.lifestyle = config.lifestyle.toLowerCase();
+  if (Object.keys(update).length === 0) return;
+  try {
+    await api.request('PATCH', '/v1/me', { body: update });
+  } catch (error) {
+    context.report('profile', `profile: ${error.message}`);
+  }
+}
+
+// ---- views
+
+function render(next) {
+  if (view && view.leave) view.leave();
+  view = null;
+  switch (next.name) {
+    case 'home':
+      return home();
+    case 'plan':
+      return plan(next.id);
+    case 'workout':
+      view = new WorkoutPlayer(context, next.id);
+      return view.open();
+    case 'camera':
+      view = new CameraView(context);
+      return view.open();
+    default:
+      return context.fail('not_found', `page: there is no embed page at ${next.path}`);
+  }
+}
+
+async function home() {
+  const planCategory = params.get('planC');
+  const workoutCategory = params.get('category');
+  show(h('p', { class: 'status' }, 'Loading…'));
+  let plans;
+  let saved;
+  try {
+    [plans, saved] = await Promise.all([api.get('/v1/plans'), api.get('/v1/workouts?status=saved')]);
+  } catch (error) {
+    return context.fail('api', error.message);
+  }
+  const first = (value) => (a, b) => (b === value) - (a === value);
+  const planItems = plans.items.slice().sort((a, b) => first(planCategory)(a.category, b.category));
+  const workoutItems = saved.items.slice().sort((a, b) => first(workoutCategory)(a.category, b.category));
+  show(
+    h('section', { class: 'home' },
+      h('h1', {}, 'Plans'),
+      h('ul', { class: 'cards', id: 'plans' }, planItems.map((item) =>
+        h('li', {},
+          h('button', { class: 'card', onClick: () => context.navigate(`/embed/plan/${encodeURIComponent(item.id)}`) },
+            h('strong', {}, item.title), h('span', {}, `${item.category} · ${item.weeks} weeks`))))),
+      h('h1', {}, 'Your workouts'),
+      workoutItems.length === 0
+        ? h('p', { class: 'meta' }, 'No saved workouts yet.')
+        : h('ul', { class: 'cards', id: 'workouts' }, workoutItems.map((item) =>
+          h('li', {},
+            h('button', { class: 'card', onClick: () => context.navigate(`/embed/workout/${encodeURIComponent(item.id)}`) },
+              h('strong', {}, item.name), h('span', {}, `${item.category} · ${item.minutes} min`))))),
+      generator(workoutCategory),
+      h('button', { id: 'exit', class: 'quiet', onClick: () => bridge.post('exit_kinestex', {}) }, 'Close')));
+}
+
+// "Get a workout": muscles or categories from the catalogue's facets, level and minutes.
+function generator(workoutCategory) {
+  const muscles = h('select', { id: 'muscle', 'aria-label': 'Muscle group' });
+  api.get('/v1/catalog/facets').then((facets) => {
+    muscles.replaceChildren(...facets.muscles.map((facet) => h('option', { value: facet.name }, facet.name)));
+  }).catch(() => {});
+  const level = h('select', { id: 'level', 'aria-label': 'Level' },
+    ['beginner', 'intermediate', 'expert'].map((name) => h('option', { value: name }, name)));
+  const minutes = h('select', { id: 'minutes', 'aria-label': 'Minutes' },
+    [10, 15, 20, 30, 45, 60].map((value) => h('option', { value }, `${value} min`)));
+  const go = async () => {
+    const body = { level: level.value, minutes: Number(minutes.value), equipment: [] };
+    if (workoutCategory === 'Rehabilitation') body.categories = ['stretching'];
+    else body.muscles = [muscles.value];
+    try {
+      const workout = await api.post('/v1/workouts/generate', body);
+      context.navigate(`/embed/workout/${encodeURIComponent(workout.id)}`);
+    } catch (error) {
+      context.report('api', error.message);
+    }
+  };
+  return h('section', { class: 'generate' },
+    h('h2', {}, 'Get a workout'),
+    workoutCategory === 'Rehabilitation' ? null : muscles, level, minutes,
+    h('button', { id: 'generate', class: 'primary', onClick: go }, 'Get a workout'));
+}
+
+async function plan(id) {
+  let details;
+  let progress = null;
+  try {
+    details = await api.get(`/v1/plans/${encodeURIComponent(id)}`);
+    if (details.summary.enrolled) progress = await api.get(`/v1/plans/${encodeURIComponent(id)}/progress`);
+  } catch (error) {
+    return context.fail(error.status === 404 ? 'not_found' : 'api', `plan: ${error.message}`);
+  }
+  const summary = details.summary;
+  const done = new Set(progress ? progress.completedSessions : []);
+  const enrol = async () => {
+    try {
+      await api.post(`/v1/plans/${encodeURIComponent(id)}/enrolment`);
+      plan(id);
+    } catch (error) {
+      context.report('api', error.message);
+    }
+  };
+  const startSession = async (session) => {
+    try {
+      const workout = await api.post(`/v1/plans/${encodeURIComponent(id)}/workouts`, { sessionId: session.id });
+      context.navigate(`/embed/workout/${encodeURIComponent(workout.id)}`);
+    } catch (error) {
+      context.report('api', error.message);
+    }
+  };
+  show(
+    h('section', { class: 'plan' },
+      h('button', { class: 'quiet', onClick: () => context.navigate('/embed/') }, '‹ Back'),
+      h('h1', {}, summary.title),
+      h('p', { class: 'meta' }, summary.summary),
+      progress ? null : h('button', { id: 'enrol', class: 'primary', onClick: enrol }, 'Start this plan'),
+      details.levels.map((level) => {
+        const open = progress && level.number <= progress.unlockedLevel;
+        return h('section', { class: 'level' },
+          h('h2', {}, `Level ${level.number}: ${level.title}`),
+          h('ol', {}, level.sessions.map((session) =>
+            h('li', {},
+              h('span', {}, `Week ${session.week}, day ${session.day}: ${session.title}`),
+              h('span', { class: 'meta' }, session.items.map(dose).join(', ')),
+              done.has(session.id) ? h('span', { class: 'tick' }, 'done') : null,
+              open ? h('button', { onClick: () => startSession(session) }, 'Start') : null))));
+      })));
+}
+
+window.addEventListener('popstate', () => render(parseRoute(location.pathname)));
+
+bridge.post('kinestex_launched', { page: route.name });
+if (settings.problem) {
+  context.fail('configuration', settings.problem);
+} else if (route.name === 'unknown') {
+  context.fail('not_found', `page: there is no embed page at ${route.path}`);
+} else {
+  show(h('p', { class: 'status' }, 'Waiting for the app…'));
+}

@@ -1,0 +1,451 @@
+// The workout player (/embed/workout/{id}): summary, countdown, sets with a live rep counter and form cues, rests,
+// pause and exit; the run is started, paused, resumed, quit and saved through the API, and every step is reported
+// to the host (docs/embed-protocol.md).
+import { h, show, formatSeconds, sleep, speak } from './dom.js';
+import { LiveSession } from './live.js';
+
+const COUNTDOWN_SECONDS = 3;
+
+export class WorkoutPlayer {
+  constructor(context, workoutId) {
+    this.context = context;
+    this.workoutId = workoutId;
+    this.workout = null;
+    this.paused = false;
+    this.exited = false;
+    this.phase = null; // { end(reason) } of what is on screen now
+    this.live = null;
+    this.results = [];
+    this.cleanReps = 0;
+    this.trackedReps = 0;
+    this.activeMilliseconds = 0;
+  }
+
+  get api() {
+    return this.context.api;
+  }
+
+  get bridge() {
+    return this.context.bridge;
+  }
+
+  async open() {
+    try {
+      this.workout = await this.api.get(`/v1/workouts/${encodeURIComponent(this.workoutId)}`);
+    } catch (error) {
+      this.context.fail(error.status === 404 ? 'not_found' : 'api', `workout: ${error.message}`);
+      return;
+    }
+    const workout = this.workout;
+    this.bridge.post('workout_opened', { id: workout.id, title: workout.name });
+    show(
+      h('section', { class: 'summary' },
+        h('h1', {}, workout.name),
+        h('p', { class: 'meta' }, `${workout.level} · about ${Math.round(workout.estimatedSeconds / 60)} min`),
+        h('ol', { class: 'items' }, workout.items.map((item) =>
+          h('li', { dataset: { exerciseId: item.exerciseId } },
+            h('span', { class: 'name' }, item.name),
+            h('span', { class: 'dose' }, dose(item)),
+            h('span', { class: 'time' }, formatSeconds(item.estimatedSeconds))))),
+        h('div', { class: 'actions' },
+          h('button', { id: 'start', class: 'primary', onClick: () => this.start() }, 'Start workout'),
+          h('button', { id: 'exit', onClick: () => this.exit('summary') }, 'Exit'))));
+  }
+
+  async start() {
+    const workout = this.workout;
+    try {
+      await this.api.post(`/v1/workouts/${encodeURIComponent(workout.id)}/start`);
+    } catch (error) {
+      // This workout's own run may already be going (a reload): carry on with it; anything else is an error.
+      const run = workout.activeRun;
+      if (!(error.status === 409 && run && run.workoutId === workout.id)) {
+        this.context.fail(error.status === 409 ? 'conflict' : 'api', error.message);
+        return;
+      }
+      if (run.status === 'paused') await this.api.post(`/v1/workouts/${encodeURIComponent(workout.id)}/resume`);
+    }
+    this.bridge.post('workout_started', { id: workout.id, title: workout.name });
+    this.startedAt = performance.now();
+    for (const [index, item] of workout.items.entries()) {
+      if (this.exited) return;
+      await this.playItem(item, index);
+    }
+    if (!this.exited) await this.finish();
+  }
+
+  // ---- one exercise
+
+  async playItem(item, index) {
+    const result = {
+      exercise: item.name,
+      exerciseId: item.exerciseId,
+      poseExercise: item.poseExercise ?? null,
+      repeats: 0,
+      targetRepeats: item.reps ? item.reps * item.sets : null,
+      sets: 0,
+      timeSpent: 0,
+      mistakes: {},
+      counted: false,
+    };
+    this.item = item;
+    this.itemIndex = index;
+    this.result = result;
+    this.finishedItem = false;
+    const began = performance.now();
+    await this.countdown(item);
+    if (this.exited) return;
+
+    const source = item.reps && item.poseExercise ? await this.context.poseSource() : null;
+    if (source && !source.ended) {
+      try {
+        this.live = new LiveSession({
+          token: this.api.token,
+          onEvent: (event) => this.liveEvent(event),
+          onClose: (close) => this.liveClosed(close),
+        });
+        await this.live.open();
+        result.counted = true;
+      } catch (error) {
+        this.live = null;
+        this.context.report('live', `live: ${error.message}; count your repetitions yourself`);
+      }
+    }
+
+    for (let set = 1; set <= item.sets && !this.finishedItem && !this.exited; set += 1) {
+      this.set = set;
+      this.setReps = 0;
+      await this.work(item, set, result.counted ? source : null);
+      result.sets = set;
+      if (this.finishedItem || this.exited || set === item.sets) break;
+      await this.rest(item, set);
+    }
+    if (this.live) {
+      const live = this.live;
+      this.live = null;
+      await live.end();
+      live.close();
+    }
+    if (source) source.stop();
+    result.timeSpent = Math.round((performance.now() - began) / 1000);
+    if (this.exited) return;
+    this.results.push(result);
+    this.bridge.post('exercise_completed', {
+      exercise: result.exercise,
+      exerciseId: result.exerciseId,
+      poseExercise: result.poseExercise,
+      repeats: result.repeats,
+      targetRepeats: result.targetRepeats,
+      sets: result.sets,
+      timeSpent: result.timeSpent,
+      mistakes: Object.entries(result.mistakes).map(([code, entry]) => ({ code, message: entry.message, count: entry.count })),
+    });
+  }
+
+  async countdown(item) {
+    for (let left = COUNTDOWN_SECONDS; left > 0 && !this.exited; left -= 1) {
+      this.render({ title: item.name, big: String(left), caption: 'Get ready', buttons: ['exit'] });
+      await this.wait(1000);
+    }
+  }
+
+  // A set: counted live until the target, timed, or ticked off by hand; "Finish exercise" ends the exercise.
+  work(item, set, source) {
+    return new Promise((resolve) => {
+      const ended = (reason) => {
+        if (this.phase !== phase) return;
+        this.phase = null;
+        if (source) source.stop();
+        if (this.live) this.live.pause();
+        resolve(reason);
+      };
+      const phase = { end: ended, kind: 'work' };
+      this.phase = phase;
+      if (source) {
+        this.live.startSet({
+          exercise: item.poseExercise,
+          exerciseId: item.exerciseId,
+          workoutId: this.workout.id,
+          aspectRatio: source.aspectRatio,
+        });
+        source.onFrame = (t, landmarks) => {
+          if (this.live && !this.paused) this.live.sendFrame(t, landmarks);
+        };
+        // A recording that runs out finishes the exercise it was playing.
+        source.onEnd = () => {
+          this.finishedItem = true;
+          setTimeout(() => ended('recording-ended'), 300);
+        };
+        this.renderWork();
+        source.start();
+      } else if (item.holdSeconds) {
+        this.renderWork(item.holdSeconds);
+        this.timer(item.holdSeconds, (left) => this.renderWork(left)).then(() => ended('time'));
+      } else {
+        this.renderWork();
+      }
+    });
+  }
+
+  async rest(item, set) {
+    if (!item.restSeconds) return;
+    const phase = { kind: 'rest' };
+    const finished = new Promise((resolve) => {
+      phase.end = (reason) => {
+        if (this.phase !== phase) return;
+        this.phase = null;
+        resolve(reason);
+      };
+    });
+    this.phase = phase;
+    const draw = (left) => this.render({
+      title: 'Rest',
+      big: formatSeconds(left),
+      caption: `Next: ${item.name}, set ${set + 1} of ${item.sets}`,
+      buttons: ['skip-rest', 'pause', 'exit'],
+    });
+    draw(item.restSeconds);
+    this.timer(item.restSeconds, draw, phase).then(() => phase.end && phase.end('time'));
+    await finished;
+  }
+
+  // Counts down `seconds` of unpaused time, redrawing each second; stops early when the phase changes.
+  async timer(seconds, draw, phase = this.phase) {
+    let left = seconds;
+    let shown = Math.ceil(left);
+    while (left > 0 && this.phase === phase && !this.exited) {
+      const before = performance.now();
+      await sleep(100);
+      if (!this.paused) left -= (performance.now() - before) / 1000;
+      if (Math.ceil(left) !== shown && this.phase === phase) {
+        shown = Math.ceil(left);
+        draw(Math.max(0, left));
+      }
+    }
+  }
+
+  async wait(milliseconds) {
+    let left = milliseconds;
+    while (left > 0 && !this.exited) {
+      const before = performance.now();
+      await sleep(Math.min(100, left));
+      if (!this.paused) left -= performance.now() - before;
+    }
+  }
+
+  // ---- live events
+
+  liveEvent(event) {
+    const item = this.item;
+    if (!item || !this.phase || this.phase.kind !== 'work') return;
+    const result = this.result;
+    switch (event.type) {
+      case 'rep': {
+        result.repeats += 1;
+        this.setReps += 1;
+        this.trackedReps += 1;
+        if (!event.mistakes || event.mistakes.length === 0) this.cleanReps += 1;
+        this.bridge.post('successful_repeat', {
+          exercise: item.name,
+          poseExercise: item.poseExercise,
+          repeats: result.repeats,
+          set: this.set,
+          quality: event.quality,
+          mistakes: event.mistakes || [],
+        });
+        this.renderWork();
+        if (this.setReps >= item.reps) this.phase.end('target');
+        break;
+      }
+      case 'mistake':
+      case 'partial': {
+        const entry = result.mistakes[event.code] || { message: event.message, count: 0 };
+        entry.count += 1;
+        result.mistakes[event.code] = entry;
+        this.cue = event.message;
+        speak(event.message);
+        this.bridge.post('mistake', {
+          exercise: item.name,
+          code: event.code,
+          message: event.message,
+          partial: event.type === 'partial',
+        });
+        this.renderWork();
+        break;
+      }
+      case 'left_frame':
+        this.cue = 'Step back into the picture';
+        this.bridge.post('left_camera_frame', { exercise: item.name });
+        this.renderWork();
+        break;
+      case 'returned_frame':
+        this.cue = null;
+        this.bridge.post('returned_camera_frame', { exercise: item.name });
+        this.renderWork();
+        break;
+      default:
+        break;
+    }
+  }
+
+  liveClosed(close) {
+    if (close.code === 1000 || this.exited) return;
+    this.context.report('live', `live: ${close.reason || `the session closed (${close.code})`}`);
+    if (this.result) this.result.counted = false;
+    this.live = null;
+    // The set goes on, ticked off by hand.
+    if (this.phase && this.phase.kind === 'work') this.renderWork();
+  }
+
+  // ---- controls
+
+  async togglePause() {
+    const id = encodeURIComponent(this.workout.id);
+    this.paused = !this.paused;
+    const source = this.result && this.result.counted ? this.context.currentSource : null;
+    if (this.paused) {
+      if (source) source.stop();
+      if (this.live) this.live.pause();
+      this.api.post(`/v1/workouts/${id}/pause`).catch((error) => this.context.report('api', error.message));
+    } else {
+      this.api.post(`/v1/workouts/${id}/resume`).catch((error) => this.context.report('api', error.message));
+      if (this.live && this.phase && this.phase.kind === 'work') this.live.resume();
+      if (source && this.phase && this.phase.kind === 'work') source.start();
+    }
+    if (this.phase && this.phase.kind === 'work') this.renderWork();
+  }
+
+  finishExercise() {
+    this.finishedItem = true;
+    if (this.phase) this.phase.end('finished');
+  }
+
+  setDone() {
+    if (!this.phase || this.phase.kind !== 'work') return;
+    if (this.item.reps) this.result.repeats += this.item.reps;
+    this.phase.end('done');
+  }
+
+  async exit(where) {
+    if (this.exited) return;
+    this.exited = true;
+    if (this.phase) this.phase.end('exit');
+    if (this.live) this.live.close();
+    if (this.context.currentSource) this.context.currentSource.stop();
+    if (where !== 'summary' && where !== 'finished') {
+      try {
+        await this.api.post(`/v1/workouts/${encodeURIComponent(this.workout.id)}/quit`);
+      } catch (error) {
+        // Already ended: nothing to quit.
+      }
+    }
+    this.context.releaseCamera();
+    this.bridge.post('exit_kinestex', { workoutId: this.workout ? this.workout.id : this.workoutId });
+    show(h('section', { class: 'done' }, h('p', { class: 'status' }, 'You left the workout.')));
+  }
+
+  // ---- end of the workout
+
+  async finish() {
+    const workout = this.workout;
+    // Live-counted exercises are filled in by the server from the sets it analysed; the others are sent here.
+    const results = this.results
+      .filter((result) => !result.counted)
+      .map((result) => {
+        const entry = { exerciseId: result.exerciseId, seconds: result.timeSpent };
+        if (result.targetRepeats !== null) entry.reps = result.repeats;
+        return entry;
+      });
+    let run = null;
+    try {
+      run = await this.api.post(`/v1/workouts/${encodeURIComponent(workout.id)}/save`, { results });
+    } catch (error) {
+      this.context.report('api', `save: ${error.message}`);
+    }
+    this.context.releaseCamera();
+    if (run && run.planUnlocked) {
+      const unlock = run.planUnlocked;
+      this.bridge.post('plan_unlocked', {
+        planId: unlock.planId,
+        title: unlock.title,
+        image: unlock.image ?? null,
+        date: unlock.date,
+        level: unlock.level,
+        levelTitle: unlock.levelTitle,
+      });
+    }
+    const totalRepeats = this.results.reduce((sum, result) => sum + result.repeats, 0);
+    const mistakes = this.results.reduce(
+      (sum, result) => sum + Object.values(result.mistakes).reduce((count, entry) => count + entry.count, 0), 0);
+    const accuracy = this.trackedReps > 0 ? Math.round((100 * this.cleanReps) / this.trackedReps) : null;
+    const totalSeconds = Math.round((performance.now() - this.startedAt) / 1000);
+    const summary = {
+      workoutId: workout.id,
+      title: workout.name,
+      totalRepeats,
+      totalSeconds,
+      exercises: this.results.length,
+      mistakes,
+      accuracy,
+      saved: run !== null,
+    };
+    this.bridge.post('workout_completed', summary);
+    show(
+      h('section', { class: 'finished' },
+        h('h1', {}, 'Workout complete'),
+        h('dl', { class: 'totals' },
+          h('dt', {}, 'Repetitions'), h('dd', { id: 'total-repeats' }, String(totalRepeats)),
+          h('dt', {}, 'Time'), h('dd', {}, formatSeconds(totalSeconds)),
+          h('dt', {}, 'Form'), h('dd', {}, accuracy === null ? '—' : `${accuracy}% clean repetitions`)),
+        h('button', { id: 'close', class: 'primary', onClick: () => this.exit('finished') }, 'Close')));
+  }
+
+  // ---- drawing
+
+  renderWork(secondsLeft) {
+    const item = this.item;
+    if (!item) return;
+    const counted = this.result.counted && this.live;
+    let big;
+    let caption;
+    if (item.holdSeconds && !counted) {
+      if (secondsLeft !== undefined) this.secondsLeft = secondsLeft;
+      big = formatSeconds(this.secondsLeft ?? item.holdSeconds);
+      caption = `Set ${this.set} of ${item.sets} · hold ${item.holdSeconds} s`;
+    } else if (counted) {
+      big = `${this.setReps} / ${item.reps}`;
+      caption = `Set ${this.set} of ${item.sets}`;
+    } else {
+      big = `${item.reps} reps`;
+      caption = `Set ${this.set} of ${item.sets} · tap "Set done" when finished`;
+    }
+    const buttons = ['pause', 'finish', 'exit'];
+    if (!counted && !item.holdSeconds) buttons.unshift('set-done');
+    this.render({ title: item.name, big, caption, cue: this.cue, buttons, counter: counted });
+  }
+
+  render({ title, big, caption, cue, buttons, counter }) {
+    const all = {
+      'set-done': h('button', { id: 'set-done', class: 'primary', onClick: () => this.setDone() }, 'Set done'),
+      'skip-rest': h('button', { id: 'skip-rest', class: 'primary', onClick: () => this.phase && this.phase.end('skipped') }, 'Skip rest'),
+      pause: h('button', { id: 'pause', onClick: () => this.togglePause() }, this.paused ? 'Resume' : 'Pause'),
+      finish: h('button', { id: 'finish-exercise', onClick: () => this.finishExercise() }, 'Finish exercise'),
+      exit: h('button', { id: 'exit', class: 'quiet', onClick: () => this.exit('player') }, 'Exit'),
+    };
+    show(
+      h('section', { class: 'player', dataset: { phase: this.phase ? this.phase.kind : 'countdown' } },
+        h('p', { class: 'progress' }, `Exercise ${this.itemIndex + 1} of ${this.workout.items.length}`),
+        h('h1', {}, title),
+        h('p', { class: 'big', id: counter ? 'rep-count' : 'display' }, big),
+        h('p', { class: 'caption' }, caption),
+        h('p', { class: 'cue', id: 'cue', role: 'status' }, cue || ''),
+        this.paused ? h('p', { class: 'paused' }, 'Paused') : null,
+        h('div', { class: 'actions' }, buttons.map((name) => all[name]))),
+      this.context.videoElement());
+  }
+}
+
+export function dose(item) {
+  if (item.holdSeconds) return `${item.sets} × ${item.holdSeconds} s`;
+  return `${item.sets} × ${item.reps}`;
+}

@@ -1,0 +1,53 @@
+import FormaMotion
+import Foundation
+
+/// Which FormaMotion exercise, if any, the camera counter uses for a catalogue exercise, from the exercise's name.
+///
+/// The catalogue (free-exercise-db) names movements freely ("Dumbbell Bicep Curl", "Pullups", "Dips - Triceps
+/// Version"), so the match is on words, with exclusions where a name shares a word with a different movement
+/// (leg curls, wrist curls and bench presses are not counted as biceps curls or shoulder presses). Items without a
+/// match are timed or ticked off by the person in the player; docs/embed.md lists the rules.
+enum PoseExerciseMatching {
+    static func poseExercise(forCatalogueName name: String) -> String? {
+        let text = " " + name.lowercased()
+            .map { $0.isLetter || $0.isNumber ? $0 : " " }
+            .reduce(into: "") { $0.append($1) }
+            .split(separator: " ").joined(separator: " ") + " "
+        func has(_ words: String...) -> Bool { words.contains { text.contains(" \($0) ") || text.contains(" \($0)s ") } }
+        func hasPart(_ parts: String...) -> Bool { parts.contains { text.contains($0) } }
+
+        // Compound lifts and get-ups whose name contains a counted movement but whose motion is another.
+        if hasPart(" get up ", " jerk ", " sprint ", " pulldown") { return nil }
+        let id: String?
+        if has("jumping jack") {
+            id = "jumping-jack"
+        } else if has("lunge", "split squat") {
+            id = "lunge"
+        } else if has("squat") && !hasPart("jump", "sissy", "hack", "zercher", "box", "lying", "kneeling") {
+            id = "squat"
+        } else if has("push up", "pushup") && !hasPart("handstand", "plyo", "clap", "side plank", "depth jump") {
+            id = "push-up"
+        } else if has("pull up", "pullup", "chin up", "chinup") && !hasPart("band", "kipping", "scapular") {
+            id = "pull-up"
+        } else if has("dip") && !hasPart("hip", "machine") {
+            id = "dip"
+        } else if has("curl")
+            && hasPart("bicep", "dumbbell", "barbell", "hammer", "concentration", "preacher", "ez bar", "cable")
+            && !hasPart("leg", "wrist", "hamstring", "lying", "ab ", "glute", "calf", "toe", "reverse")
+        {
+            id = "biceps-curl"
+        } else if has("shoulder press", "military press", "overhead press", "arnold dumbbell press", "push press")
+            && !hasPart("machine", "smith", "kneeling", "seated barbell")
+        {
+            id = "shoulder-press"
+        } else if has("sit up", "situp") {
+            id = "sit-up"
+        } else if has("bridge") && hasPart("glute", "hip", "butt") && !hasPart("single", "one leg") {
+            id = "glute-bridge"
+        } else {
+            id = nil
+        }
+        guard let id, PoseExercises.named(id) != nil else { return nil }
+        return id
+    }
+}

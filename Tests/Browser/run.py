@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""Browser tests of the embedded experience in a real headless Chromium (docs/embed.md, "Tests").
+
+Starts `forma serve` on a free port with a fresh data directory, a company whose allowed origin is a host page served
+here on another port, a synthetic squat recording from `forma synthesize`, and drives Chromium through selenium:
+
+1. iframe host: the workout player in an iframe, configuration posted after the launch event, a replayed squat
+   recording counted live; checks the event sequence, the rep count, and the saved run on the server.
+2. iOS bridge: window.webkit.messageHandlers.listener injected before load, configuration sent with
+   window.postMessage after load (seed 000's host), 2023 event names.
+3. a wrong API key gives error_occurred with a message, and the page shows it.
+
+Prints one line per test (`✔ Test <name> passed after <s> seconds.` or `✘ Test <name> failed ...`) and exits non-zero
+when any failed. Usage: run.py FORMA_BINARY
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+os.environ.setdefault("SE_OFFLINE", "true")
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+SQUAT_REPS = 12
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+HOST_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Host app</title></head>
+<body>
+<iframe id="forma" allow="camera" style="width: 420px; height: 800px"></iframe>
+<script>
+const params = new URLSearchParams(location.search);
+const forma = params.get('forma');
+const config = JSON.parse(params.get('config'));
+window.formaEvents = [];
+window.addEventListener('message', (event) => {
+  if (event.origin !== forma) return;
+  const message = JSON.parse(event.data);
+  window.formaEvents.push(message);
+  if (message.type === 'kinestex_launched') {
+    document.getElementById('forma').contentWindow.postMessage(config, forma);
+  }
+});
+document.getElementById('forma').src = params.get('src');
+</script>
+</body></html>
+"""
+
+
+class HostHandler(SimpleHTTPRequestHandler):
+    def end_headers(self):
+        # The replay recording is fetched cross-origin by the embed page.
+        self.send_header("Access-Control-Allow-Origin", "*")
+        super().end_headers()
+
+    def do_GET(self):
+        if self.path.startswith("/host.html"):
+            body = HOST_PAGE.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+    def log_message(self, *args):
+        pass
+
+
+class Harness:
+    def __init__(self, forma_binary):
+        self.binary = os.path.abspath(forma_binary)
+        self.work = tempfile.mkdtemp(prefix="forma-browser-")
+        self.env = dict(os.environ, FORMA_DATA_DIR=os.path.join(self.work, "data"), FORMA_BCRYPT_COST="4",
+                        FORMA_LOG_LEVEL="warning")
+        self.env.pop("DATABASE_URL", None)
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.host_port = free_port()
+        self.host = f"http://127.0.0.1:{self.host_port}"
+        self.server = None
+        self.driver = None
+
+    def forma(self, *args):
+        return subprocess.run([self.binary, *args], env=self.env, check=True, capture_output=True, text=True).stdout
+
+    def start(self):
+        self.forma("migrate")
+        created = json.loads(self.forma("company", "create", "--name", "Acme", "--origin", self.host, "--json"))
+        self.key = created["apiKey"]
+        self.forma("synthesize", "--exercise", "squat", "--reps", str(SQUAT_REPS), "--seconds-per-rep", "2",
+                   "--seed", "5", "--output", os.path.join(self.work, "squats.json"))
+        self.server = subprocess.Popen([self.binary, "serve", "--port", str(self.port)], env=self.env,
+                                       stdout=open(os.path.join(self.work, "server.log"), "w"),
+                                       stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.base}/v1/health", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError):
+                pass
+            if time.time() > deadline or self.server.poll() is not None:
+                raise RuntimeError("forma serve did not become healthy; see " + self.work + "/server.log")
+            time.sleep(0.2)
+        handler = lambda *a, **k: HostHandler(*a, directory=self.work, **k)  # noqa: E731
+        self.http = ThreadingHTTPServer(("127.0.0.1", self.host_port), handler)
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--mute-audio",
+                         "--autoplay-policy=no-user-gesture-required", "--window-size=600,1000"):
+            options.add_argument(argument)
+        self.driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        self.driver.set_page_load_timeout(30)
+
+    def stop(self):
+        if self.driver:
+            self.driver.quit()
+        if self.server:
+            self.server.terminate()
+            try:
+                self.server.wait(10)
+            except subprocess.TimeoutExpired:
+                self.server.kill()
+        if getattr(self, "http", None):
+            self.http.shutdown()
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def api(self, method, path, user, body=None):
+        request = urllib.request.Request(
+            self.base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+            headers={"X-Forma-Key": self.key, "X-Forma-User": user, "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return json.loads(reply.read() or b"null")
+
+    def workout_for(self, user):
+        """A host back end picks the workout: 10 minutes of quadriceps work, with a squat the camera can count."""
+        workout = self.api("POST", "/v1/workouts/generate", user,
+                           {"muscles": ["quadriceps"], "equipment": [], "level": "beginner", "minutes": 10, "seed": 2})
+        tracked = [item for item in workout["items"] if item.get("poseExercise") == "squat"]
+        assert len(tracked) == 1, f"the generated workout should hold one squat item, got {workout['items']}"
+        assert tracked[0]["reps"] < SQUAT_REPS <= tracked[0]["reps"] * tracked[0]["sets"], tracked[0]
+        return workout, tracked[0]
+
+
+def wait_until(condition, timeout, what):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def click_if_present(driver, selector):
+    try:
+        found = driver.find_elements(By.CSS_SELECTOR, selector)
+        if found and found[0].is_displayed():
+            found[0].click()
+            return True
+    except StaleElementReferenceException:  # the view re-rendered under the click
+        pass
+    return False
+
+
+def play_workout(driver, events, tracked_name, timeout=150):
+    """Clicks through the player as a person would: start, skip rests, finish the timed items; the squat item is
+    left to the live counter and the replayed recording."""
+    wait_until(lambda: click_if_present(driver, "#start"), 20, "the Start button")
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if any(e["type"] in ("workout_completed", "finished_workout") for e in events()):
+            return
+        if click_if_present(driver, "#skip-rest"):
+            continue
+        try:
+            titles = driver.find_elements(By.CSS_SELECTOR, ".player[data-phase='work'] h1")
+            if titles and titles[0].text != tracked_name:
+                click_if_present(driver, "#finish-exercise")
+        except StaleElementReferenceException:
+            pass
+        time.sleep(0.3)
+    raise AssertionError("the workout did not complete; events: " + json.dumps([e["type"] for e in events()]))
+
+
+def check_workout_events(events, names, workout, tracked):
+    types = [e["type"] for e in events]
+    reps = [e for e in events if e["type"] == "successful_repeat"]
+    completed = [e for e in events if e["type"] == "exercise_completed"]
+    finished = [e for e in events if e["type"] == names["workout_completed"]]
+    assert types[0] == "kinestex_launched", types
+    order = [names["workout_opened"], names["workout_started"]]
+    assert [t for t in types if t in order] == order, types
+    assert types.index(names["workout_started"]) < types.index("exercise_completed"), types
+    assert len(completed) == len(workout["items"]), types
+    assert [c["data"]["exerciseId"] for c in completed] == [i["exerciseId"] for i in workout["items"]], completed
+    squat = next(c["data"] for c in completed if c["data"]["exerciseId"] == tracked["exerciseId"])
+    errors = [e["data"] for e in events if e["type"] == names["error_occurred"]]
+    assert squat["repeats"] == SQUAT_REPS, f"squat repeats {squat['repeats']} != {SQUAT_REPS}; {types}; {errors}"
+    assert len(reps) == SQUAT_REPS, f"{len(reps)} successful_repeat events"
+    assert [r["data"]["repeats"] for r in reps] == list(range(1, SQUAT_REPS + 1)), reps
+    assert squat["sets"] == 2 and squat["targetRepeats"] == tracked["sets"] * tracked["reps"], squat
+    assert len(finished) == 1 and types[-1] == names["workout_completed"], types
+    totals = finished[0]["data"]
+    assert totals["workoutId"] == workout["id"] and totals["totalRepeats"] == SQUAT_REPS, totals
+    assert totals["exercises"] == len(workout["items"]) and totals["saved"] is True, totals
+    assert totals["accuracy"] is not None and 0 <= totals["accuracy"] <= 100, totals
+
+
+def check_saved_run(harness, user, workout, tracked):
+    saved = harness.api("GET", f"/v1/workouts/{workout['id']}", user)
+    assert saved["timesCompleted"] == 1, saved
+    listed = harness.api("GET", "/v1/workouts?status=completed", user)
+    run = next(item["run"] for item in listed["items"] if item["id"] == workout["id"])
+    squat = next(r for r in run["results"] if r["exerciseId"] == tracked["exerciseId"])
+    assert squat["reps"] == SQUAT_REPS, f"the server saved {squat['reps']} squats"
+
+
+CURRENT = {"workout_opened": "workout_opened", "workout_started": "workout_started",
+           "workout_completed": "workout_completed", "error_occurred": "error_occurred"}
+LEGACY = {"workout_opened": "workoutOpened", "workout_started": "workoutStarted",
+          "workout_completed": "finished_workout", "error_occurred": "error_occured"}
+
+
+def test_iframe_host(harness):
+    driver = harness.driver
+    user = "iframe-user"
+    workout, tracked = harness.workout_for(user)
+    src = f"{harness.base}/embed/workout/{workout['id']}?company=Acme&replay={harness.host}/squats.json"
+    config = {"key": harness.key, "company": "Acme", "userId": user, "age": 34, "height": 172, "weight": 68}
+    query = urllib.parse.urlencode({"forma": harness.base, "src": src, "config": json.dumps(config)})
+    driver.get(f"{harness.host}/host.html?{query}")
+    events = lambda: driver.execute_script("return window.formaEvents")  # noqa: E731
+    wait_until(lambda: any(e["type"] == "workout_opened" for e in events()), 30, "workout_opened")
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    play_workout(driver, lambda: (driver.switch_to.parent_frame(), events(),
+                                  driver.switch_to.frame(driver.find_element(By.ID, "forma")))[1],
+                 tracked["name"])
+    total = driver.find_element(By.ID, "total-repeats").text
+    driver.switch_to.default_content()
+    assert total == str(SQUAT_REPS), f"the summary shows {total} repetitions"
+    check_workout_events(events(), CURRENT, workout, tracked)
+    check_saved_run(harness, user, workout, tracked)
+    me = harness.api("GET", "/v1/me", user)
+    assert me["age"] == 34 and me["heightCm"] == 172 and me["weightKg"] == 68, me
+
+
+def test_ios_bridge(harness):
+    driver = harness.driver
+    user = "ios-user"
+    workout, tracked = harness.workout_for(user)
+    injected = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
+        "window.iosMessages = [];"
+        "window.webkit = {messageHandlers: {listener: {postMessage: (m) => window.iosMessages.push(m)}}};")})
+    try:
+        play_ios_host(harness, user, workout, tracked)
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": injected["identifier"]})
+
+
+def play_ios_host(harness, user, workout, tracked):
+    driver = harness.driver
+    driver.get(f"{harness.base}/embed/workout/{workout['id']}?events=2023&replay={harness.host}/squats.json")
+    events = lambda: [json.loads(m) for m in driver.execute_script("return window.iosMessages")]  # noqa: E731
+    wait_until(lambda: any(e["type"] == "kinestex_launched" for e in events()), 20, "kinestex_launched")
+    # What seed 000's WKWebView host evaluates when the page has loaded.
+    driver.execute_script("window.postMessage({'key': arguments[0], 'company': 'Acme', 'userId': arguments[1],"
+                          " 'planC': 'Strength', 'category': 'Fitness'});", harness.key, user)
+    wait_until(lambda: any(e["type"] == "workoutOpened" for e in events()), 30, "workoutOpened")
+    play_workout(driver, events, tracked["name"])
+    check_workout_events(events(), LEGACY, workout, tracked)
+    check_saved_run(harness, user, workout, tracked)
+    current_only = set(CURRENT.values()) - set(LEGACY.values())
+    assert not [e["type"] for e in events() if e["type"] in current_only], "2023 hosts get only the 2023 names"
+
+
+def test_wrong_key(harness):
+    driver = harness.driver
+    src = f"{harness.base}/embed/?company=Acme"
+    config = {"key": "fk_" + "0" * 40, "company": "Acme", "userId": "someone"}
+    query = urllib.parse.urlencode({"forma": harness.base, "src": src, "config": json.dumps(config)})
+    driver.get(f"{harness.host}/host.html?{query}")
+    events = lambda: driver.execute_script("return window.formaEvents")  # noqa: E731
+    errors = wait_until(lambda: [e for e in events() if e["type"] == "error_occurred"], 30, "error_occurred")
+    assert errors[0]["data"]["code"] == "unauthorized", errors
+    assert "API key" in errors[0]["data"]["message"], errors
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    shown = driver.find_element(By.ID, "error").text
+    driver.switch_to.default_content()
+    assert "API key" in shown, f"the page shows {shown!r}"
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: run.py FORMA_BINARY", file=sys.stderr)
+        return 2
+    harness = Harness(sys.argv[1])
+    passed = failed = 0
+    try:
+        harness.start()
+        for test in (test_iframe_host, test_ios_bridge, test_wrong_key):
+            began = time.time()
+            try:
+                test(harness)
+                passed += 1
+                print(f"✔ Test {test.__name__}() passed after {time.time() - began:.3f} seconds.", flush=True)
+            except Exception as error:  # noqa: BLE001
+                failed += 1
+                print(f"✘ Test {test.__name__}() failed after {time.time() - began:.3f} seconds: {error}", flush=True)
+                traceback.print_exc()
+    except Exception as error:  # noqa: BLE001
+        failed += 1
+        print(f"✘ Test browser_setup() failed after 0 seconds: {error}", flush=True)
+        traceback.print_exc()
+        log = os.path.join(harness.work, "server.log")
+        if os.path.exists(log):
+            print(open(log).read()[-3000:], file=sys.stderr)
+    finally:
+        harness.stop()
+    print(f"Browser tests: {passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+import Vapor
+
+@testable import FormaServer
+
+/// The embed page's shell and files: what a browser receives, and the policy that decides who may frame it and
+/// what it may load.
+@Suite("Embed pages")
+struct EmbedRoutesTests {
+    private func settings(_ reply: APIClient.Reply) throws -> [String: Any] {
+        let html = reply.text
+        let start = try #require(html.range(of: "data-forma=\"")).upperBound
+        let end = try #require(html[start...].firstIndex(of: "\""))
+        let attribute = String(html[start..<end])
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+        return try #require(JSONSerialization.jsonObject(with: Data(attribute.utf8)) as? [String: Any])
+    }
+
+    private func policy(_ reply: APIClient.Reply) -> [String: String] {
+        let header = reply.headers.first(name: "Content-Security-Policy") ?? ""
+        var directives: [String: String] = [:]
+        for part in header.split(separator: ";") {
+            let words = part.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            if let name = words.first { directives[String(name)] = words.count > 1 ? String(words[1]) : "" }
+        }
+        return directives
+    }
+
+    @Test func everyViewIsTheShell_framedOnlyByTheCompanysOrigins() async throws {
+        try await withFormaApp { app in
+            // setup
+            let api = APIClient(app: app)
+            _ = try await api.createCompany("Acme", origins: ["https://app.acme.example"])
+
+            // act
+            let workout = try await api.get("/embed/workout/abc?company=acme")
+            let home = try await api.get("/embed/?company=Acme")
+
+            // verify
+            for reply in [workout, home] {
+                #expect(reply.status == .ok)
+                #expect(reply.headers.contentType?.subType == "html")
+                #expect(reply.text.contains(#"<script type="module" src="/embed/assets/app.js"></script>"#))
+                #expect(policy(reply)["frame-ancestors"] == "'self' https://app.acme.example")
+                #expect(policy(reply)["script-src"]?.contains("'unsafe-inline'") == false)
+                #expect(policy(reply)["default-src"] == "'none'")
+                let page = try settings(reply)
+                #expect(page["company"] as? String == "Acme")
+                #expect(page["allowedOrigins"] as? [String] == ["https://app.acme.example"])
+            }
+        }
+    }
+
+    @Test func withoutACompany_thePageCannotBeFramed_andAnUnknownOneIsShownAsAProblem() async throws {
+        try await withFormaApp { app in
+            // act
+            let bare = try await APIClient(app: app).get("/embed/camera")
+            let unknown = try await APIClient(app: app).get("/embed/?company=Nobody")
+
+            // verify
+            #expect(policy(bare)["frame-ancestors"] == "'none'")
+            #expect(try settings(bare)["problem"] == nil)
+            #expect(try settings(unknown)["problem"] as? String == "company: no company named 'Nobody'")
+        }
+    }
+
+    @Test func aReplayURL_isTheOnlyForeignOriginAddedToConnections() async throws {
+        try await withFormaApp { app in
+            // act
+            let replay = try await APIClient(app: app).get(
+                "/embed/workout/x?replay=http%3A%2F%2F127.0.0.1%3A9000%2Fsquats.json")
+            let bad = try await APIClient(app: app).get("/embed/workout/x?replay=javascript%3Aalert(1)")
+
+            // verify
+            let connect = policy(replay)["connect-src"] ?? ""
+            #expect(connect.hasPrefix("'self' "))
+            #expect(connect.hasSuffix(" http://127.0.0.1:9000"))
+            #expect(connect.contains("https://cdn.jsdelivr.net") && connect.contains("https://storage.googleapis.com"))
+            #expect(try settings(bad)["problem"] as? String == "replay: 'javascript:alert(1)' is not an http or https URL")
+            #expect(policy(bad)["connect-src"]?.contains("javascript") == false)
+        }
+    }
+
+    @Test func mediaPipeURLs_comeFromTheConfiguration() async throws {
+        try await withFormaApp(adjust: {
+            $0.embed = EmbedSettings(
+                mediaPipeScriptURL: "https://cdn.acme.example/mp/vision_bundle.mjs",
+                mediaPipeWasmURL: "https://cdn.acme.example/mp/wasm",
+                mediaPipeModelURL: "https://models.acme.example/pose.task")
+        }) { app in
+            // act
+            let reply = try await APIClient(app: app).get("/embed/")
+
+            // verify
+            let mediaPipe = try #require(try settings(reply)["mediaPipe"] as? [String: String])
+            #expect(mediaPipe == [
+                "script": "https://cdn.acme.example/mp/vision_bundle.mjs",
+                "wasm": "https://cdn.acme.example/mp/wasm",
+                "model": "https://models.acme.example/pose.task",
+            ])
+            #expect(policy(reply)["script-src"] == "'self' 'wasm-unsafe-eval' https://cdn.acme.example https://models.acme.example")
+            #expect(policy(reply)["connect-src"]?.contains("jsdelivr") == false)
+        }
+    }
+
+    @Test func configuration_refusesAMediaPipeURLThatIsNotHTTP() {
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.fromEnvironment(["FORMA_MEDIAPIPE_MODEL_URL": "file:///etc/passwd"])
+        }
+    }
+
+    @Test func assets_areServedWithTheirTypeAndRevalidated() async throws {
+        try await withFormaApp { app in
+            // act
+            let script = try await APIClient(app: app).get("/embed/assets/app.js")
+            let etag = try #require(script.headers.first(name: .eTag))
+            let again = try await APIClient(app: app).get("/embed/assets/app.js", headers: [("If-None-Match", etag)])
+            let style = try await APIClient(app: app).get("/embed/assets/forma.css")
+            let missing = try await APIClient(app: app).get("/embed/assets/..%2FPackage.swift")
+
+            // verify
+            #expect(script.status == .ok && script.headers.contentType?.subType == "javascript")
+            #expect(script.text.contains("kinestex_launched"))
+            #expect(again.status == .notModified && again.body.isEmpty)
+            #expect(style.headers.contentType?.subType == "css")
+            #expect(missing.status == .notFound)
+        }
+    }
+
+    @Test func textInTheShell_isEscaped() {
+        #expect(EmbedRoutes.escapeAttribute(#"{"a":"</script><b>'&"}"#)
+            == "{&quot;a&quot;:&quot;&lt;/script&gt;&lt;b&gt;&#39;&amp;&quot;}")
+    }
+}
+
+/// Which catalogue exercises the camera counter takes on.
+@Suite("Pose exercises of catalogue items")
+struct PoseExerciseMatchingTests {
+    @Test(arguments: [
+        ("Bodyweight Squat", "squat"), ("Barbell Full Squat", "squat"), ("Goblet Squat", "squat"),
+        ("Dumbbell Lunges", "lunge"), ("Split Squats", "lunge"), ("Pushups", "push-up"),
+        ("Push-Ups With Feet Elevated", "push-up"), ("Chin-Up", "pull-up"), ("Pullups", "pull-up"),
+        ("Dips - Triceps Version", "dip"), ("Dumbbell Bicep Curl", "biceps-curl"), ("Hammer Curls", "biceps-curl"),
+        ("Standing Military Press", "shoulder-press"), ("Arnold Dumbbell Press", "shoulder-press"),
+        ("Sit-Up", "sit-up"), ("Butt Lift (Bridge)", "glute-bridge"), ("Barbell Glute Bridge", "glute-bridge"),
+    ])
+    func counted(name: String, exercise: String) {
+        #expect(PoseExerciseMatching.poseExercise(forCatalogueName: name) == exercise)
+    }
+
+    @Test(arguments: [
+        "Lying Leg Curls", "Seated Leg Curl", "Palms-Down Wrist Curl Over A Bench", "Barbell Bench Press - Medium Grip",
+        "Kettlebell Turkish Get-Up (Squat style)", "Squat Jerk", "Freehand Jump Squat", "Hip Circles (prone)",
+        "Single Leg Glute Bridge", "Handstand Push-Ups", "Machine Shoulder (Military) Press", "Plank",
+    ])
+    func notCounted(name: String) {
+        #expect(PoseExerciseMatching.poseExercise(forCatalogueName: name) == nil)
+    }
+}
