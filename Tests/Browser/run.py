@@ -8,7 +8,8 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
    recording counted live; checks the event sequence, the rep count, and the saved run on the server.
 2. iOS bridge: window.webkit.messageHandlers.listener injected before load, configuration sent with
    window.postMessage after load (seed 000's host), 2023 event names.
-3. a wrong API key gives error_occurred with a message, and the page shows it.
+3. a timed squat challenge from the same recording: counting stops when the time is up, and the score is ranked.
+4. a wrong API key gives error_occurred with a message, and the page shows it.
 
 Prints one line per test (`✔ Test <name> passed after <s> seconds.` or `✘ Test <name> failed ...`) and exits non-zero
 when any failed. Usage: run.py FORMA_BINARY
@@ -299,6 +300,33 @@ def play_ios_host(harness, user, workout, tracked):
     assert not [e["type"] for e in events() if e["type"] in current_only], "2023 hosts get only the 2023 names"
 
 
+def test_challenge(harness):
+    driver = harness.driver
+    user = "challenger"
+    src = f"{harness.base}/embed/challenge?exercise=squat&duration=10&company=Acme&replay={harness.host}/squats.json"
+    config = {"key": harness.key, "company": "Acme", "userId": user}
+    query = urllib.parse.urlencode({"forma": harness.base, "src": src, "config": json.dumps(config)})
+    driver.get(f"{harness.host}/host.html?{query}")
+    events = lambda: driver.execute_script("return window.formaEvents")  # noqa: E731
+    frame = lambda: driver.switch_to.frame(driver.find_element(By.ID, "forma"))  # noqa: E731
+    frame()
+    wait_until(lambda: click_if_present(driver, "#start"), 30, "the Start challenge button")
+    driver.switch_to.default_content()
+    done = wait_until(lambda: [e for e in events() if e["type"] == "exercise_completed"], 60, "exercise_completed")
+    result = done[0]["data"]
+    reps = [e for e in events() if e["type"] == "successful_repeat"]
+    # 12 squats of 2 s each do not fit in 10 s: the server stops counting when the time is up.
+    assert result["ranked"] is True and result["challengeSeconds"] == 10, result
+    assert 3 <= result["repeats"] < SQUAT_REPS and result["repeats"] == len(reps), (result, len(reps))
+    frame()
+    row = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#leaderboard tr.me td"), 10, "the leaderboard")
+    cells = [cell.text for cell in row]
+    driver.switch_to.default_content()
+    assert cells == ["1", "Athlete (you)", str(result["repeats"])], cells
+    board = harness.api("GET", "/v1/challenges/leaderboard?exercise=squat&seconds=10", user)
+    assert board["me"]["reps"] == result["repeats"], board
+
+
 def test_wrong_key(harness):
     driver = harness.driver
     src = f"{harness.base}/embed/?company=Acme"
@@ -323,7 +351,7 @@ def main():
     passed = failed = 0
     try:
         harness.start()
-        for test in (test_iframe_host, test_ios_bridge, test_wrong_key):
+        for test in (test_iframe_host, test_ios_bridge, test_challenge, test_wrong_key):
             began = time.time()
             try:
                 test(harness)

@@ -6,6 +6,7 @@ import { h, show } from './dom.js';
 import { ReplaySource, CameraSource } from './pose-source.js';
 import { WorkoutPlayer, dose } from './player.js';
 import { CameraView } from './camera.js';
+import { ChallengeView, LeaderboardView } from './challenge.js';
 
 const settings = JSON.parse(document.body.dataset.forma || '{}');
 const params = new URLSearchParams(location.search);
@@ -76,6 +77,8 @@ function parseRoute(pathname) {
   if (parts[0] === 'plan' && parts.length === 2) return { name: 'plan', id: parts[1] };
   if (parts[0] === 'workout' && parts.length === 2) return { name: 'workout', id: parts[1] };
   if (parts[0] === 'camera' && parts.length === 1) return { name: 'camera' };
+  if (parts[0] === 'challenge' && parts.length === 1) return { name: 'challenge' };
+  if (parts[0] === 'leaderboard' && parts.length === 1) return { name: 'leaderboard' };
   return { name: 'unknown', path: pathname };
 }
 
@@ -174,6 +177,12 @@ function render(next) {
       return view.open();
     case 'camera':
       view = new CameraView(context);
+      return view.open();
+    case 'challenge':
+      view = new ChallengeView(context);
+      return view.open();
+    case 'leaderboard':
+      view = new LeaderboardView(context);
       return view.open();
     default:
       return context.fail('not_found', `page: there is no embed page at ${next.path}`);

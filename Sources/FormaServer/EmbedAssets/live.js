@@ -84,10 +84,11 @@ export class LiveSession {
   }
 
   // Starts counting `exercise` (first set) or moves to a new set or exercise (later ones).
-  startSet({ exercise, exerciseId, workoutId, aspectRatio }) {
+  startSet({ exercise, exerciseId, workoutId, aspectRatio, challengeSeconds }) {
     if (!this.started) {
       const start = { type: 'start', exercise };
       if (workoutId) start.workoutId = workoutId;
+      if (challengeSeconds) start.challengeSeconds = challengeSeconds;
       if (exerciseId) start.exerciseId = exerciseId;
       if (aspectRatio) start.aspectRatio = Math.min(10, Math.max(0.1, aspectRatio));
       this.send(start);

@@ -5,7 +5,9 @@ import Foundation
 enum LiveControl: Equatable {
     case hello(token: String)
     /// `exerciseId` is the catalogue id of the workout item this set belongs to, when the client knows it.
-    case start(exercise: String, workoutID: String?, exerciseID: String?, aspectRatio: Double?)
+    /// `challengeSeconds` makes the session a timed challenge (docs/live-protocol.md, "Timed challenges").
+    case start(
+        exercise: String, workoutID: String?, exerciseID: String?, aspectRatio: Double?, challengeSeconds: Int? = nil)
     case exercise(exercise: String, exerciseID: String?)
     case pause
     case resume
@@ -45,9 +47,22 @@ enum LiveControl: Equatable {
                 else { throw Problem(field: "aspectRatio", message: "must be a number from 0.1 to 10") }
                 aspectRatio = number.doubleValue
             }
+            var challengeSeconds: Int?
+            if let value = object["challengeSeconds"], !(value is NSNull) {
+                guard let number = value as? NSNumber, String(cString: number.objCType) != "c",
+                    number.doubleValue == number.doubleValue.rounded(),
+                    (LiveLimits.challengeSeconds).contains(number.intValue)
+                else {
+                    throw Problem(
+                        field: "challengeSeconds",
+                        message: "must be a whole number of seconds from \(LiveLimits.challengeSeconds.lowerBound) to \(LiveLimits.challengeSeconds.upperBound)")
+                }
+                challengeSeconds = number.intValue
+            }
             return .start(
                 exercise: try string("exercise", required: true)!, workoutID: try string("workoutId", required: false),
-                exerciseID: try string("exerciseId", required: false), aspectRatio: aspectRatio)
+                exerciseID: try string("exerciseId", required: false), aspectRatio: aspectRatio,
+                challengeSeconds: challengeSeconds)
         case "exercise":
             return .exercise(
                 exercise: try string("exercise", required: true)!, exerciseID: try string("exerciseId", required: false))
@@ -99,6 +114,18 @@ enum LiveEvent {
         case let .returnedToFrame(at):
             return encode(Presence(type: "returned_frame", t: rounded(at)))
         }
+    }
+
+    static func challenge(exercise: String, seconds: Int, reps: Int, completed: Bool) -> String {
+        encode(ChallengeEvent(exercise: exercise, seconds: seconds, reps: reps, completed: completed))
+    }
+
+    private struct ChallengeEvent: Encodable {
+        var type = "challenge"
+        var exercise: String
+        var seconds: Int
+        var reps: Int
+        var completed: Bool
     }
 
     static func set(_ summary: LiveSetSummary) -> String {
@@ -218,6 +245,8 @@ public struct LiveLimits: Sendable, Equatable {
     public var maximumSessionsPerPerson = 3
     /// Bytes of events waiting to be written before a client that does not read is disconnected.
     public var maximumPendingBytes = 256 * 1024
+    /// Durations a timed challenge may have, in seconds.
+    public static let challengeSeconds = 10...600
 
     public init() {}
 }

@@ -112,6 +112,8 @@ final class LiveSession: @unchecked Sendable {
     private var paused = false
     private var lastFrameTime: Double?
     private var sets: [LiveSetSummary] = []
+    /// A timed challenge: its length, the frame time it began, and whether it is over.
+    private var challenge: (seconds: Int, startTime: Double?, over: Bool)?
 
     private init(
         webSocket: WebSocket, channelGuard: LiveChannelGuard, application: Application, logger: Logger
@@ -202,7 +204,7 @@ final class LiveSession: @unchecked Sendable {
             for await input in stream {
                 switch input {
                 case .text(let text): try await handle(text: text)
-                case .binary(let buffer): try handle(frame: buffer)
+                case .binary(let buffer): try await handle(frame: buffer)
                 }
             }
             // The client went away in the middle of a set: keep what it did.
@@ -244,14 +246,21 @@ final class LiveSession: @unchecked Sendable {
         switch control {
         case .hello:
             break
-        case let .start(exercise, workoutID, exerciseID, aspectRatio):
-            guard analyzer == nil else {
+        case let .start(exercise, workoutID, exerciseID, aspectRatio, challengeSeconds):
+            guard analyzer == nil, challenge == nil else {
                 throw Closing(code: 4400, reason: "type: already started; send exercise to change exercise")
+            }
+            if challengeSeconds != nil, workoutID != nil {
+                throw Closing(code: 4400, reason: "challengeSeconds: a challenge is not part of a workout")
             }
             if let workoutID { try await attach(workoutID: workoutID) }
             self.aspectRatio = aspectRatio
             try begin(exercise: exercise, exerciseID: exerciseID)
+            if let challengeSeconds { challenge = (challengeSeconds, nil, false) }
         case let .exercise(exercise, exerciseID):
+            if challenge != nil {
+                throw Closing(code: 4400, reason: "type: a challenge counts one exercise; open a new session")
+            }
             guard analyzer != nil else { throw Closing(code: 4400, reason: "type: send start first") }
             try await finishSet()
             try begin(exercise: exercise, exerciseID: exerciseID)
@@ -261,6 +270,11 @@ final class LiveSession: @unchecked Sendable {
             paused = false
         case .end:
             try await finishSet()
+            if let challenge, !challenge.over, let set = sets.last {
+                // Ended before its time was up: reported, not ranked.
+                self.challenge?.over = true
+                send(LiveEvent.challenge(exercise: set.exercise, seconds: challenge.seconds, reps: set.reps, completed: false))
+            }
             send(LiveEvent.summary(sets))
             throw Closing(code: 1000, reason: "session ended")
         }
@@ -318,7 +332,8 @@ final class LiveSession: @unchecked Sendable {
         setExerciseID = exerciseID
     }
 
-    private func handle(frame buffer: ByteBuffer) throws {
+    private func handle(frame buffer: ByteBuffer) async throws {
+        if challenge?.over == true { return }  // the challenge is over; frames still in flight are not counted
         guard analyzer != nil else {
             throw Closing(code: 4400, reason: "type: send start before frames")
         }
@@ -331,10 +346,37 @@ final class LiveSession: @unchecked Sendable {
         }
         lastFrameTime = frame.timeSeconds
         FormaMetrics.countLiveFrames(refused: false)
+        if let challenge {
+            let startTime = challenge.startTime ?? frame.timeSeconds
+            self.challenge?.startTime = startTime
+            // The first frame past the challenge's length ends it; repetitions completed before count.
+            if frame.timeSeconds - startTime > Double(challenge.seconds) {
+                try await finishChallenge()
+                return
+            }
+        }
         guard !paused, var analyzer else { return }
         let events = analyzer.process(frame)
         self.analyzer = analyzer
         for event in events { send(LiveEvent.encode(event, exercise: analyzer.exercise.id)) }
+    }
+
+    /// Ends a challenge whose time is up: the set is finished and the score stored for the leaderboard.
+    private func finishChallenge() async throws {
+        guard let challenge, let person else { return }
+        self.challenge?.over = true
+        try await finishSet()
+        guard let set = sets.last else { return }
+        let score = ChallengeScoreModel(
+            companyID: try person.companyID, userID: try person.userID, poseExercise: set.exercise,
+            seconds: challenge.seconds, reps: set.reps, createdAt: application.formaClock.now)
+        do {
+            try await score.create(on: application.db)
+        } catch {
+            logger.error("challenge score not stored", metadata: ["error": .string(String(reflecting: error))])
+            throw Closing(code: 1011, reason: "server: the challenge score could not be saved; try again")
+        }
+        send(LiveEvent.challenge(exercise: set.exercise, seconds: challenge.seconds, reps: set.reps, completed: true))
     }
 
     /// Ends the current set: reports it, and stores it with the workout run when the session has one.

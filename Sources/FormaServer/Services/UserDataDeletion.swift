@@ -12,6 +12,7 @@ enum UserDataDeletion {
     /// Tables holding rows keyed by `user_id`, children before parents.
     static let userOwnedTables: [String] = [
         LiveSetResultModel.schema,
+        ChallengeScoreModel.schema,
         MotionTestModel.schema,
         FitnessTestModel.schema,
         TrackedExerciseModel.schema,

@@ -18,5 +18,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreatePlanProgress(),
         CreateFitnessTests(),
         CreateLiveSetResults(),
+        CreateChallengeScores(),
     ]
 }

@@ -1,0 +1,221 @@
+// The timed challenge (/embed/challenge?exercise=squat&duration=60) and its leaderboard (/embed/leaderboard?…):
+// the server counts and times the challenge (docs/live-protocol.md, "Timed challenges") and ranks each person's best
+// within the company (GET /v1/challenges/leaderboard).
+import { h, show, formatSeconds, sleep, speak } from './dom.js';
+import { LiveSession } from './live.js';
+
+export function challengeParameters(params) {
+  const exercise = (params.get('exercise') || '').trim().toLowerCase();
+  const seconds = Number(params.get('duration') || '60');
+  if (!exercise) return { problem: 'exercise: the URL must name the exercise (?exercise=squat)' };
+  if (!Number.isInteger(seconds) || seconds < 10 || seconds > 600) {
+    return { problem: 'duration: must be a whole number of seconds from 10 to 600' };
+  }
+  return { exercise, seconds };
+}
+
+export async function leaderboard(context, exercise, seconds) {
+  const query = new URLSearchParams({ exercise, seconds: String(seconds), limit: '10' });
+  const board = await context.api.get(`/v1/challenges/leaderboard?${query}`);
+  const row = (entry) => h('tr', { class: entry.isMe ? 'me' : null },
+    h('td', {}, String(entry.rank)), h('td', {}, entry.isMe ? `${entry.name} (you)` : entry.name),
+    h('td', { class: 'reps' }, String(entry.reps)));
+  const rows = board.entries.map(row);
+  if (board.me && !board.entries.some((entry) => entry.isMe)) rows.push(row(board.me));
+  return h('section', { class: 'leaderboard' },
+    h('h2', {}, `Leaderboard · ${exercise} · ${formatSeconds(seconds)}`),
+    rows.length === 0
+      ? h('p', { class: 'meta', id: 'leaderboard-empty' }, 'No scores yet. Be the first.')
+      : h('table', { id: 'leaderboard' },
+        h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Name'), h('th', {}, 'Reps'))),
+        h('tbody', {}, rows)));
+}
+
+export class LeaderboardView {
+  constructor(context) {
+    this.context = context;
+  }
+
+  async open() {
+    const { exercise, seconds, problem } = challengeParameters(this.context.params);
+    if (problem) return this.context.fail('configuration', problem);
+    try {
+      show(await leaderboard(this.context, exercise, seconds),
+        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, 'Close'));
+    } catch (error) {
+      this.context.fail('api', `leaderboard: ${error.message}`);
+    }
+  }
+}
+
+export class ChallengeView {
+  constructor(context) {
+    this.context = context;
+    this.reps = 0;
+    this.mistakes = {};
+    this.live = null;
+    this.cue = '';
+    this.running = false;
+  }
+
+  async open() {
+    const { exercise, seconds, problem } = challengeParameters(this.context.params);
+    if (problem) return this.context.fail('configuration', problem);
+    this.exercise = exercise;
+    this.seconds = seconds;
+    let board;
+    try {
+      board = await leaderboard(this.context, exercise, seconds);
+    } catch (error) {
+      return this.context.fail(error.status === 422 ? 'configuration' : 'api', `challenge: ${error.message}`);
+    }
+    show(
+      h('section', { class: 'challenge' },
+        h('h1', {}, `${exercise} challenge`),
+        h('p', { class: 'meta' }, `As many as you can in ${formatSeconds(seconds)}.`),
+        h('div', { class: 'actions' },
+          h('button', { id: 'start', class: 'primary', onClick: () => this.start() }, 'Start challenge'),
+          h('button', { id: 'exit', class: 'quiet', onClick: () => this.exit() }, 'Exit'))),
+      board);
+  }
+
+  async start() {
+    if (this.running) return;
+    this.running = true;
+    for (let left = 3; left > 0; left -= 1) {
+      this.render(String(left), 'Get ready');
+      await sleep(1000);
+    }
+    const source = await this.context.poseSource();
+    if (!source) return this.render('—', 'No camera');
+    this.live = new LiveSession({
+      token: this.context.api.token,
+      onEvent: (event) => this.liveEvent(event),
+      onClose: (close) => {
+        if (close.code !== 1000) this.context.report('live', `live: ${close.reason || `closed (${close.code})`}`);
+      },
+    });
+    try {
+      await this.live.open();
+    } catch (error) {
+      return this.context.report('live', `live: ${error.message}`);
+    }
+    this.began = performance.now();
+    this.live.startSet({ exercise: this.exercise, aspectRatio: source.aspectRatio, challengeSeconds: this.seconds });
+    source.onFrame = (t, landmarks) => this.live && this.live.sendFrame(t, landmarks);
+    // A recording that runs out before the time is up ends the try; it is reported but not ranked.
+    source.onEnd = () => setTimeout(() => this.finish(null), 300);
+    source.start();
+    this.tick();
+  }
+
+  async tick() {
+    while (this.running) {
+      const left = this.seconds - (performance.now() - this.began) / 1000;
+      this.render(String(this.reps), `${formatSeconds(Math.max(0, left))} left`);
+      await sleep(250);
+    }
+  }
+
+  liveEvent(event) {
+    switch (event.type) {
+      case 'rep':
+        this.reps += 1;
+        this.context.bridge.post('successful_repeat', {
+          exercise: this.exercise, repeats: this.reps, quality: event.quality, mistakes: event.mistakes || [],
+        });
+        break;
+      case 'mistake':
+      case 'partial': {
+        const entry = this.mistakes[event.code] || { message: event.message, count: 0 };
+        entry.count += 1;
+        this.mistakes[event.code] = entry;
+        this.cue = event.message;
+        speak(event.message);
+        this.context.bridge.post('mistake', {
+          exercise: this.exercise, code: event.code, message: event.message, partial: event.type === 'partial',
+        });
+        break;
+      }
+      case 'left_frame':
+        this.context.bridge.post('left_camera_frame', { exercise: this.exercise });
+        break;
+      case 'returned_frame':
+        this.context.bridge.post('returned_camera_frame', { exercise: this.exercise });
+        break;
+      case 'challenge':
+        this.finish(event);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // Ends the try: with the server's verdict when the time ran out, or early (recording ended, Exit).
+  async finish(verdict) {
+    if (!this.running) return;
+    this.running = false;
+    const source = this.context.currentSource;
+    if (source) source.stop();
+    const live = this.live;
+    this.live = null;
+    let result = verdict;
+    if (live) {
+      const waitForVerdict = result ? null : new Promise((resolve) => {
+        const previous = live.onEvent;
+        live.onEvent = (event) => {
+          if (event.type === 'challenge') resolve(event);
+          previous(event);
+        };
+      });
+      await live.end();
+      if (waitForVerdict) result = await Promise.race([waitForVerdict, sleep(2000).then(() => null)]);
+      live.close();
+    }
+    this.context.releaseCamera();
+    const completed = Boolean(result && result.completed);
+    const reps = result ? result.reps : this.reps;
+    this.context.bridge.post('exercise_completed', {
+      exercise: this.exercise,
+      repeats: reps,
+      timeSpent: Math.round((performance.now() - this.began) / 1000),
+      mistakes: Object.entries(this.mistakes).map(([code, entry]) => ({ code, message: entry.message, count: entry.count })),
+      challengeSeconds: this.seconds,
+      ranked: completed,
+    });
+    let board = null;
+    try {
+      board = await leaderboard(this.context, this.exercise, this.seconds);
+    } catch (error) {
+      this.context.report('api', `leaderboard: ${error.message}`);
+    }
+    show(
+      h('section', { class: 'challenge finished' },
+        h('h1', {}, completed ? 'Time!' : 'Challenge stopped'),
+        h('p', { class: 'big', id: 'challenge-reps' }, String(reps)),
+        h('p', { class: 'caption' }, completed
+          ? `${this.exercise} in ${formatSeconds(this.seconds)}`
+          : 'The challenge ended before its time was up, so this try is not ranked.'),
+        h('div', { class: 'actions' },
+          h('button', { id: 'exit', class: 'primary', onClick: () => this.exit() }, 'Close'))),
+      board);
+  }
+
+  exit() {
+    this.running = false;
+    if (this.live) this.live.close();
+    this.context.releaseCamera();
+    this.context.bridge.post('exit_kinestex', {});
+  }
+
+  render(big, caption) {
+    show(
+      h('section', { class: 'player challenge' },
+        h('h1', {}, `${this.exercise} challenge`),
+        h('p', { class: 'big', id: 'rep-count' }, big),
+        h('p', { class: 'caption', id: 'time-left' }, caption),
+        h('p', { class: 'cue', id: 'cue', role: 'status' }, this.cue),
+        h('div', { class: 'actions' }, h('button', { id: 'stop', class: 'quiet', onClick: () => this.finish(null) }, 'Stop'))),
+      this.context.videoElement());
+  }
+}

@@ -1,0 +1,98 @@
+import FluentKit
+import FormaAPI
+import FormaCore
+import FormaMotion
+import Foundation
+import SQLKit
+import Vapor
+
+extension FormaAPIHandler {
+    func getChallengeLeaderboard(_ input: Operations.GetChallengeLeaderboard.Input) async throws
+        -> Operations.GetChallengeLeaderboard.Output
+    {
+        let (request, me) = try await Self.caller()
+        let query = input.query
+        var issues: [FieldIssue] = []
+        let exercise = PoseExercises.named(query.exercise)?.id
+        if exercise == nil {
+            issues.append(.init(field: "exercise", message: "is not an exercise the camera counts ('\(query.exercise)')"))
+        }
+        if !LiveLimits.challengeSeconds.contains(query.seconds) {
+            issues.append(.init(
+                field: "seconds",
+                message: "must be \(LiveLimits.challengeSeconds.lowerBound) to \(LiveLimits.challengeSeconds.upperBound)"))
+        }
+        let limit = query.limit ?? 10
+        if !(1...100).contains(limit) { issues.append(.init(field: "limit", message: "must be 1 to 100")) }
+        guard issues.isEmpty, let exercise else { throw APIProblem.validation(issues) }
+
+        let board = ChallengeBoard(
+            database: request.db, companyID: try me.companyID, exercise: exercise, seconds: query.seconds)
+        let ranked = try await board.ranking()
+        let myID = try me.userID
+        let names = try await board.names(of: ranked.prefix(limit).map(\.userID) + [myID])
+        func entry(_ row: ChallengeBoard.Row) -> Components.Schemas.LeaderboardEntry {
+            .init(
+                rank: row.rank, name: names[row.userID] ?? "Athlete", reps: row.reps, achievedAt: row.achievedAt,
+                isMe: row.userID == myID)
+        }
+        return .ok(.init(body: .json(.init(
+            exercise: exercise, seconds: query.seconds, entries: ranked.prefix(limit).map(entry),
+            me: ranked.first { $0.userID == myID }.map(entry)))))
+    }
+}
+
+/// The leaderboard of one challenge (exercise and length) within one company: each person's best, ranked.
+struct ChallengeBoard {
+    struct Row {
+        var userID: UUID
+        var reps: Int
+        var achievedAt: Date
+        var rank: Int
+    }
+
+    let database: any Database
+    let companyID: UUID
+    let exercise: String
+    let seconds: Int
+
+    /// Everyone's best, highest first; equal scores share a rank (1, 2, 2, 4) and are ordered by who got there first.
+    func ranking() async throws -> [Row] {
+        let scores = try await ChallengeScoreModel.query(on: database)
+            .filter(\.$companyID == companyID)
+            .filter(\.$poseExercise == exercise)
+            .filter(\.$seconds == seconds)
+            .all()
+        var best: [UUID: (reps: Int, at: Date)] = [:]
+        for score in scores {
+            if let current = best[score.userID],
+                current.reps > score.reps || (current.reps == score.reps && current.at <= score.createdAt)
+            {
+                continue
+            }
+            best[score.userID] = (score.reps, score.createdAt)
+        }
+        let ordered = best.map { Row(userID: $0.key, reps: $0.value.reps, achievedAt: $0.value.at, rank: 0) }
+            .sorted { ($0.reps, $1.achievedAt, $0.userID.uuidString) > ($1.reps, $0.achievedAt, $1.userID.uuidString) }
+        var rows: [Row] = []
+        for (index, row) in ordered.enumerated() {
+            var ranked = row
+            ranked.rank = index > 0 && rows[index - 1].reps == row.reps ? rows[index - 1].rank : index + 1
+            rows.append(ranked)
+        }
+        return rows
+    }
+
+    /// Display names of these people (within the company); people without one are left out.
+    func names(of userIDs: [UUID]) async throws -> [UUID: String] {
+        let users = try await UserModel.query(on: database)
+            .filter(\.$company.$id == companyID)
+            .filter(\.$id ~~ userIDs)
+            .all()
+        var names: [UUID: String] = [:]
+        for user in users {
+            if let id = user.id, let name = user.displayName, !name.isEmpty { names[id] = name }
+        }
+        return names
+    }
+}
