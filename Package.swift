@@ -114,11 +114,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "FormaKitTests",
+            dependencies: ["FormaKit", "FormaMotion"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "FormaServerTests",
             dependencies: [
                 "FormaServer",
                 "FormaMotion",
                 "FormaCLI",
+                "FormaKit",
                 .product(name: "VaporTesting", package: "vapor"),
             ],
             resources: [.copy("Fixtures")],

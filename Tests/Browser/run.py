@@ -36,6 +36,10 @@ from selenium.common.exceptions import StaleElementReferenceException  # noqa: E
 from selenium.webdriver.common.by import By  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# Messages exactly as the page posted them: FormaKit's event decoding is tested against these (FormaKitTests).
+EVENT_FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "FormaKitTests", "Fixtures",
+                             "page-events.json")
+RECEIVED = []
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 SQUAT_REPS = 12
 
@@ -55,8 +59,10 @@ const params = new URLSearchParams(location.search);
 const forma = params.get('forma');
 const config = JSON.parse(params.get('config'));
 window.formaEvents = [];
+window.formaRaw = [];
 window.addEventListener('message', (event) => {
   if (event.origin !== forma) return;
+  window.formaRaw.push(event.data);
   const message = JSON.parse(event.data);
   window.formaEvents.push(message);
   if (message.type === 'kinestex_launched') {
@@ -264,6 +270,7 @@ def test_iframe_host(harness):
                  tracked["name"])
     total = driver.find_element(By.ID, "total-repeats").text
     driver.switch_to.default_content()
+    RECEIVED.extend(driver.execute_script("return window.formaRaw"))
     assert total == str(SQUAT_REPS), f"the summary shows {total} repetitions"
     check_workout_events(events(), CURRENT, workout, tracked)
     check_saved_run(harness, user, workout, tracked)
@@ -294,6 +301,7 @@ def play_ios_host(harness, user, workout, tracked):
                           " 'planC': 'Strength', 'category': 'Fitness'});", harness.key, user)
     wait_until(lambda: any(e["type"] == "workoutOpened" for e in events()), 30, "workoutOpened")
     play_workout(driver, events, tracked["name"])
+    RECEIVED.extend(driver.execute_script("return window.iosMessages"))
     check_workout_events(events(), LEGACY, workout, tracked)
     check_saved_run(harness, user, workout, tracked)
     current_only = set(CURRENT.values()) - set(LEGACY.values())
@@ -325,6 +333,7 @@ def test_challenge(harness):
     assert cells == ["1", "Athlete (you)", str(result["repeats"])], cells
     board = harness.api("GET", "/v1/challenges/leaderboard?exercise=squat&seconds=10", user)
     assert board["me"]["reps"] == result["repeats"], board
+    RECEIVED.extend(driver.execute_script("return window.formaRaw"))
 
 
 def test_wrong_key(harness):
@@ -341,6 +350,29 @@ def test_wrong_key(harness):
     shown = driver.find_element(By.ID, "error").text
     driver.switch_to.default_content()
     assert "API key" in shown, f"the page shows {shown!r}"
+    RECEIVED.extend(driver.execute_script("return window.formaRaw"))
+
+
+def shape(raw):
+    message = json.loads(raw)
+    return message["type"], tuple(sorted(message["data"].keys()))
+
+
+def test_events_match_formakit_fixture(harness):
+    """Every event shape the page sent in these tests is one FormaKit's decoding tests know, and the other way round:
+    set FORMA_RECORD_EVENTS=1 to rewrite the fixture from this run."""
+    assert RECEIVED, "no events were recorded"
+    if os.environ.get("FORMA_RECORD_EVENTS"):
+        first = {}
+        for raw in RECEIVED:
+            first.setdefault(shape(raw), raw)
+        with open(EVENT_FIXTURE, "w") as out:
+            json.dump(sorted(first.values(), key=lambda raw: shape(raw)), out, indent=1, ensure_ascii=False)
+            out.write("\n")
+    with open(EVENT_FIXTURE) as fixture:
+        known = {shape(raw) for raw in json.load(fixture)}
+    seen = {shape(raw) for raw in RECEIVED}
+    assert seen == known, f"new shapes {sorted(seen - known)}; shapes no longer sent {sorted(known - seen)}"
 
 
 def main():
@@ -351,7 +383,8 @@ def main():
     passed = failed = 0
     try:
         harness.start()
-        for test in (test_iframe_host, test_ios_bridge, test_challenge, test_wrong_key):
+        for test in (test_iframe_host, test_ios_bridge, test_challenge, test_wrong_key,
+                     test_events_match_formakit_fixture):
             began = time.time()
             try:
                 test(harness)

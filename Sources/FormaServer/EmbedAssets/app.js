@@ -225,7 +225,7 @@ async function home() {
 function generator(workoutCategory) {
   const muscles = h('select', { id: 'muscle', 'aria-label': 'Muscle group' });
   api.get('/v1/catalog/facets').then((facets) => {
-    muscles.replaceChildren(...facets.muscles.map((facet) => h('option', { value: facet.name }, facet.name)));
+    muscles.replaceChildren(...facets.muscles.map((facet) => h('option', { value: facet.value }, facet.value)));
   }).catch(() => {});
   const level = h('select', { id: 'level', 'aria-label': 'Level' },
     ['beginner', 'intermediate', 'expert'].map((name) => h('option', { value: name }, name)));

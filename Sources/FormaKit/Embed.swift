@@ -1,0 +1,123 @@
+import Foundation
+
+/// A view of the embedded experience (docs/embed.md).
+public enum EmbedPage: Sendable, Hashable {
+    case home
+    case plan(id: String)
+    case workout(id: String)
+    case challenge(exercise: String, seconds: Int)
+    case leaderboard(exercise: String, seconds: Int)
+    case camera(exercise: String? = nil)
+}
+
+/// What the host posts to the page after `kinestex_launched` (docs/embed-protocol.md). Values are JSON-encoded,
+/// never spliced into JavaScript source, so any name or id is safe.
+public struct EmbedConfiguration: Sendable, Hashable, Encodable {
+    public var company: String
+    public var key: String?
+    public var token: String?
+    public var userId: String?
+    /// Plan category listed first: Strength, Cardio or Rehabilitation.
+    public var planC: String?
+    /// Workout category listed first: Fitness or Rehabilitation.
+    public var category: String?
+    public var age: Int?
+    /// Centimetres.
+    public var height: Double?
+    /// Kilograms.
+    public var weight: Double?
+    public var gender: String?
+    public var lifestyle: String?
+
+    /// With a user token from your back end (recommended: no key in the app).
+    public static func token(
+        _ token: String, company: String, planC: String? = nil, category: String? = nil
+    ) -> EmbedConfiguration {
+        EmbedConfiguration(company: company, token: token, planC: planC, category: category)
+    }
+
+    /// With the company API key and the host's user id, as seed 000's hosts do.
+    public static func key(
+        _ key: String, company: String, userId: String, planC: String? = nil, category: String? = nil
+    ) -> EmbedConfiguration {
+        EmbedConfiguration(company: company, key: key, userId: userId, planC: planC, category: category)
+    }
+
+    public init(
+        company: String, key: String? = nil, token: String? = nil, userId: String? = nil, planC: String? = nil,
+        category: String? = nil, age: Int? = nil, height: Double? = nil, weight: Double? = nil, gender: String? = nil,
+        lifestyle: String? = nil
+    ) {
+        self.company = company
+        self.key = key
+        self.token = token
+        self.userId = userId
+        self.planC = planC
+        self.category = category
+        self.age = age
+        self.height = height
+        self.weight = weight
+        self.gender = gender
+        self.lifestyle = lifestyle
+    }
+
+    /// The configuration as a JSON object literal. `JSONEncoder` escapes `/` (so `</script>` cannot close a script
+    /// element) and quotes; the line separators U+2028 and U+2029 are escaped as well.
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(self), as: UTF8.self)
+        return text.replacingOccurrences(of: "\u{2028}", with: "\\u2028").replacingOccurrences(of: "\u{2029}", with: "\\u2029")
+    }
+
+    /// JavaScript for a native WebView host to evaluate once the page has loaded: posts the configuration to the
+    /// page's own window, which the page accepts (its own origin).
+    public func script() throws -> String {
+        "window.postMessage(\(try json()), window.location.origin);"
+    }
+}
+
+extension FormaKit {
+    /// The URL of an embed page on this server. It names the company (iframe hosts need it, docs/embed.md); `replay`
+    /// plays a recorded pose file instead of the camera; `legacyEvents` asks for the 2023 event names.
+    public func embedURL(_ page: EmbedPage, replay: URL? = nil, legacyEvents: Bool = false) -> URL {
+        var path: String
+        var query: [URLQueryItem] = [URLQueryItem(name: "company", value: companyName)]
+        func segment(_ value: String) -> String {
+            value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._~"))) ?? value
+        }
+        switch page {
+        case .home: path = "/embed/"
+        case .plan(let id): path = "/embed/plan/\(segment(id))"
+        case .workout(let id): path = "/embed/workout/\(segment(id))"
+        case let .challenge(exercise, seconds):
+            path = "/embed/challenge"
+            query += [URLQueryItem(name: "exercise", value: exercise), URLQueryItem(name: "duration", value: String(seconds))]
+        case let .leaderboard(exercise, seconds):
+            path = "/embed/leaderboard"
+            query += [URLQueryItem(name: "exercise", value: exercise), URLQueryItem(name: "duration", value: String(seconds))]
+        case .camera(let exercise):
+            path = "/embed/camera"
+            if let exercise { query.append(URLQueryItem(name: "exercise", value: exercise)) }
+        }
+        if let replay { query.append(URLQueryItem(name: "replay", value: replay.absoluteString)) }
+        if legacyEvents { query.append(URLQueryItem(name: "events", value: "2023")) }
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
+        let base = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+        components.percentEncodedPath = base + path
+        components.queryItems = query
+        // `+` in a query value would read as a space on the server.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.url ?? baseURL
+    }
+
+    /// The configuration for this person, with a fresh token (renewed if needed).
+    public func embedConfiguration(planC: String? = nil, category: String? = nil) async throws(FormaError) -> EmbedConfiguration {
+        EmbedConfiguration.token(try await currentToken(), company: companyName, planC: planC, category: category)
+    }
+
+    /// Embed messages the host sends after the handshake, as JSON for `postMessage`.
+    public static func currentExerciseMessage(_ exercise: String) throws -> String {
+        String(decoding: try JSONEncoder().encode(["currentExercise": exercise]), as: UTF8.self)
+    }
+}

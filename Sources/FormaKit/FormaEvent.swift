@@ -1,0 +1,193 @@
+import Foundation
+
+/// A message the embed page sends its host (docs/embed-protocol.md): the JSON string `{"type", "data"}` handed to
+/// the WebView bridge. Both vocabularies decode to the same case (`workoutOpened` and `workout_opened` are
+/// ``workoutOpened(_:)``); a type this SDK does not know becomes ``unknown(type:data:)``, so new events never break a
+/// host.
+public enum FormaEvent: Sendable, Equatable {
+    case launched(Launched)
+    case workoutOpened(WorkoutReference)
+    case workoutStarted(WorkoutReference)
+    case successfulRepeat(Repetition)
+    case mistake(Mistake)
+    case leftCameraFrame(ExerciseReference)
+    case returnedCameraFrame(ExerciseReference)
+    case exerciseCompleted(ExerciseCompleted)
+    case workoutCompleted(WorkoutCompleted)
+    case planUnlocked(PlanUnlock)
+    case exit(Exit)
+    case error(ErrorInfo)
+    case workoutExitRequest
+    /// The person picked a time for their next session: `scheduledFor` is local time, `YYYY-MM-DDTHH:MM` (seed 002).
+    case trainerScheduleNextWorkout(scheduledFor: String)
+    case unknown(type: String, data: JSONValue)
+
+    public struct Launched: Sendable, Equatable, Codable {
+        public var page: String?
+    }
+
+    public struct WorkoutReference: Sendable, Equatable, Codable {
+        public var id: String
+        public var title: String
+    }
+
+    public struct ExerciseReference: Sendable, Equatable, Codable {
+        public var exercise: String
+    }
+
+    public struct Repetition: Sendable, Equatable, Codable {
+        public var exercise: String
+        public var poseExercise: String?
+        public var repeats: Int
+        public var set: Int?
+        public var quality: Double?
+        public var mistakes: [String]
+    }
+
+    public struct Mistake: Sendable, Equatable, Codable {
+        public var exercise: String
+        public var code: String
+        public var message: String
+        public var partial: Bool?
+    }
+
+    public struct MistakeCount: Sendable, Equatable, Codable {
+        public var code: String
+        public var message: String
+        public var count: Int
+    }
+
+    public struct ExerciseCompleted: Sendable, Equatable, Codable {
+        public var exercise: String
+        public var exerciseId: String?
+        public var poseExercise: String?
+        public var repeats: Int
+        public var targetRepeats: Int?
+        public var sets: Int?
+        public var timeSpent: Int
+        public var mistakes: [MistakeCount]
+        /// Set in a timed challenge: its length, and whether the score was ranked.
+        public var challengeSeconds: Int?
+        public var ranked: Bool?
+    }
+
+    public struct WorkoutCompleted: Sendable, Equatable, Codable {
+        public var workoutId: String
+        public var title: String
+        public var totalRepeats: Int
+        public var totalSeconds: Int
+        public var exercises: Int
+        public var mistakes: Int
+        /// Percent of camera-counted repetitions without a form mistake; `nil` when the camera counted none.
+        public var accuracy: Int?
+        public var saved: Bool
+    }
+
+    public struct PlanUnlock: Sendable, Equatable, Codable {
+        public var planId: String
+        public var title: String
+        public var image: String?
+        public var date: String
+        public var level: Int?
+        public var levelTitle: String?
+    }
+
+    public struct Exit: Sendable, Equatable, Codable {
+        public var workoutId: String?
+    }
+
+    public struct ErrorInfo: Sendable, Equatable, Codable {
+        public var code: String?
+        public var message: String
+    }
+
+    /// Decodes one message as the page sends it. Malformed JSON throws; a known type whose data does not have the
+    /// expected shape is kept as ``unknown(type:data:)`` rather than lost.
+    public init(message: String) throws(FormaError) {
+        guard let object = (try? JSONValue(json: Data(message.utf8)))?.objectValue,
+            case .string(let type)? = object["type"]
+        else {
+            throw FormaError.invalidArgument(field: "message", message: "not a {\"type\", \"data\"} JSON object")
+        }
+        let data = object["data"] ?? .object([:])
+        self = Self.decode(type: type, data: data, whole: .object(object))
+    }
+
+    private static func decode(type: String, data: JSONValue, whole: JSONValue) -> FormaEvent {
+        func payload<T: Decodable>(_: T.Type) -> T? { try? data.decode(T.self) }
+        let event: FormaEvent?
+        switch type {
+        case "kinestex_launched": event = payload(Launched.self).map(FormaEvent.launched) ?? .launched(.init(page: nil))
+        case "workout_opened", "workoutOpened": event = payload(WorkoutReference.self).map(FormaEvent.workoutOpened)
+        case "workout_started", "workoutStarted": event = payload(WorkoutReference.self).map(FormaEvent.workoutStarted)
+        case "successful_repeat": event = payload(Repetition.self).map(FormaEvent.successfulRepeat)
+        case "mistake": event = payload(Mistake.self).map(FormaEvent.mistake)
+        case "left_camera_frame": event = payload(ExerciseReference.self).map(FormaEvent.leftCameraFrame)
+        case "returned_camera_frame": event = payload(ExerciseReference.self).map(FormaEvent.returnedCameraFrame)
+        case "exercise_completed": event = payload(ExerciseCompleted.self).map(FormaEvent.exerciseCompleted)
+        case "workout_completed", "finished_workout": event = payload(WorkoutCompleted.self).map(FormaEvent.workoutCompleted)
+        case "plan_unlocked": event = payload(PlanUnlock.self).map(FormaEvent.planUnlocked)
+        case "exit_kinestex", "exitApp": event = .exit(payload(Exit.self) ?? Exit(workoutId: nil))
+        case "error_occurred", "error_occured": event = payload(ErrorInfo.self).map(FormaEvent.error)
+        case "workout_exit_request": event = .workoutExitRequest
+        case "trainer_schedule_next_workout":
+            // Seed 002 puts scheduledFor beside type; accept it inside data too.
+            let scheduled = whole.objectValue?["scheduledFor"] ?? data.objectValue?["scheduledFor"]
+            if case .string(let value)? = scheduled { event = .trainerScheduleNextWorkout(scheduledFor: value) } else { event = nil }
+        default: event = nil
+        }
+        return event ?? .unknown(type: type, data: data)
+    }
+}
+
+/// Any JSON value, for event data this SDK does not model.
+public enum JSONValue: Sendable, Hashable, Codable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(json: Data) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: json)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONDecoder().decode(T.self, from: try JSONEncoder().encode(self))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import FormaKit
+
+/// FormaEvent against the messages the embed page really sent in the browser tests (Fixtures/page-events.json,
+/// written by Tests/Browser/run.py, which also checks that the page still sends exactly these shapes).
+@Suite struct FormaEventTests {
+    static func recorded() throws -> [String] {
+        let url = try #require(Bundle.module.url(forResource: "page-events", withExtension: "json", subdirectory: "Fixtures"))
+        return try JSONDecoder().decode([String].self, from: Data(contentsOf: url))
+    }
+
+    @Test func everyRecordedMessage_decodesToAKnownCase() throws {
+        let messages = try Self.recorded()
+        #expect(messages.count >= 10)
+        for message in messages {
+            let event = try FormaEvent(message: message)
+            if case .unknown(let type, _) = event { Issue.record("\(type) was not decoded: \(message)") }
+        }
+    }
+
+    @Test func recordedWorkoutMessages_carryTheirFigures() throws {
+        let events = try Self.recorded().map(FormaEvent.init(message:))
+        let completed = events.compactMap { if case .workoutCompleted(let data) = $0 { data } else { nil } }
+        #expect(completed.count == 2)  // current and 2023 vocabularies
+        #expect(completed.allSatisfy { $0.totalRepeats == 12 && $0.saved && $0.exercises >= 2 })
+        let exercises = events.compactMap { if case .exerciseCompleted(let data) = $0 { data } else { nil } }
+        #expect(exercises.contains { $0.challengeSeconds == 10 && $0.ranked == true })
+        #expect(exercises.contains { $0.exerciseId != nil && $0.targetRepeats == nil })
+        let opened = events.compactMap { if case .workoutOpened(let data) = $0 { data } else { nil } }
+        #expect(opened.count == 2 && opened.allSatisfy { !$0.id.isEmpty && $0.title == "Quadriceps, 10 min" })
+        let errors = events.compactMap { if case .error(let data) = $0 { data } else { nil } }
+        #expect(errors.first?.code == "unauthorized")
+        #expect(errors.first?.message.contains("API key") == true)
+    }
+
+    @Test func theOtherMessagesOfTheProtocol() throws {
+        let mistake = try FormaEvent(message: #"{"type":"mistake","data":{"exercise":"Bodyweight Squat","code":"knees-caving","message":"Push your knees out","partial":false}}"#)
+        #expect(mistake == .mistake(.init(exercise: "Bodyweight Squat", code: "knees-caving", message: "Push your knees out", partial: false)))
+        #expect(try FormaEvent(message: #"{"type":"left_camera_frame","data":{"exercise":"squat"}}"#) == .leftCameraFrame(.init(exercise: "squat")))
+        #expect(try FormaEvent(message: #"{"type":"returned_camera_frame","data":{"exercise":"squat"}}"#) == .returnedCameraFrame(.init(exercise: "squat")))
+        #expect(try FormaEvent(message: #"{"type":"exitApp","data":{"workoutId":"w1"}}"#) == .exit(.init(workoutId: "w1")))
+        #expect(try FormaEvent(message: #"{"type":"exit_kinestex","data":{}}"#) == .exit(.init(workoutId: nil)))
+        let unlock = try FormaEvent(message: #"{"type":"plan_unlocked","data":{"planId":"p","title":"Bodyweight strength","image":null,"date":"2026-11-25T04:10:00Z","level":2,"levelTitle":"Build"}}"#)
+        #expect(unlock == .planUnlocked(.init(planId: "p", title: "Bodyweight strength", image: nil, date: "2026-11-25T04:10:00Z", level: 2, levelTitle: "Build")))
+        // Seed 002's trainer event puts its field beside `type`.
+        #expect(try FormaEvent(message: #"{"type":"trainer_schedule_next_workout","scheduledFor":"2026-04-29T14:30"}"#)
+            == .trainerScheduleNextWorkout(scheduledFor: "2026-04-29T14:30"))
+        #expect(try FormaEvent(message: #"{"type":"error_occured","data":{"message":"camera: access was not granted"}}"#)
+            == .error(.init(code: nil, message: "camera: access was not granted")))
+    }
+
+    @Test func unknownTypesAndUnexpectedData_areKeptNotLost() throws {
+        let future = try FormaEvent(message: #"{"type":"streak_extended","data":{"days":7}}"#)
+        #expect(future == .unknown(type: "streak_extended", data: .object(["days": .number(7)])))
+        let odd = try FormaEvent(message: #"{"type":"successful_repeat","data":{"repeats":"three"}}"#)
+        guard case .unknown(let type, _) = odd else { Issue.record("\(odd)"); return }
+        #expect(type == "successful_repeat")
+        #expect(throws: FormaError.self) { try FormaEvent(message: "not json") }
+        #expect(throws: FormaError.self) { try FormaEvent(message: #"{"data":{}}"#) }
+    }
+}
