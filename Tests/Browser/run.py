@@ -9,7 +9,10 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
 2. iOS bridge: window.webkit.messageHandlers.listener injected before load, configuration sent with
    window.postMessage after load (seed 000's host), 2023 event names.
 3. a timed squat challenge from the same recording: counting stops when the time is up, and the score is ranked.
-4. a wrong API key gives error_occurred with a message, and the page shows it.
+4. the camera component: the host names the exercise with {"currentExercise": "squat"}; every repetition reported.
+5. home: plans of the host's planC first, "Get a workout" generates one and opens the player.
+6. a wrong API key gives error_occurred with a message, and the page shows it.
+7. the messages the page sent have exactly the shapes FormaKit's decoding tests know.
 
 Prints one line per test (`✔ Test <name> passed after <s> seconds.` or `✘ Test <name> failed ...`) and exits non-zero
 when any failed. Usage: run.py FORMA_BINARY
@@ -336,6 +339,51 @@ def test_challenge(harness):
     RECEIVED.extend(driver.execute_script("return window.formaRaw"))
 
 
+def open_in_iframe(harness, src, user):
+    config = {"key": harness.key, "company": "Acme", "userId": user}
+    query = urllib.parse.urlencode({"forma": harness.base, "src": src, "config": json.dumps(config)})
+    harness.driver.get(f"{harness.host}/host.html?{query}")
+    return lambda: harness.driver.execute_script("return window.formaEvents")
+
+
+def test_camera_component(harness):
+    driver = harness.driver
+    events = open_in_iframe(harness, f"{harness.base}/embed/camera?company=Acme&replay={harness.host}/squats.json",
+                            "camera-user")
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    wait_until(lambda: "Waiting for an exercise" in driver.find_element(By.TAG_NAME, "h1").text, 30, "the camera view")
+    driver.switch_to.default_content()
+    # The host names the exercise, as a host with its own player does.
+    driver.execute_script("document.getElementById('forma').contentWindow.postMessage("
+                          "JSON.stringify({currentExercise: 'squat'}), arguments[0]);", harness.base)
+    done = wait_until(lambda: [e for e in events() if e["type"] == "exercise_completed"], 90, "exercise_completed")
+    reps = [e for e in events() if e["type"] == "successful_repeat"]
+    assert done[0]["data"]["exercise"] == "squat" and done[0]["data"]["repeats"] == SQUAT_REPS, done[0]
+    assert [r["data"]["repeats"] for r in reps] == list(range(1, SQUAT_REPS + 1)), reps
+    RECEIVED.extend(driver.execute_script("return window.formaRaw"))
+
+
+def test_home_generates_a_workout(harness):
+    driver = harness.driver
+    events = open_in_iframe(harness, f"{harness.base}/embed/?company=Acme&planC=Cardio", "home-user")
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    cards = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#plans .card span"), 30, "the plans")
+    categories = [card.text.split(" · ")[0] for card in cards]
+    assert categories[0] == "Cardio" and categories == sorted(categories, key=lambda c: c != "Cardio"), categories
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#muscle option[value='quadriceps']"), 10, "muscles")
+    driver.execute_script("document.getElementById('muscle').value = 'quadriceps';"
+                          "document.getElementById('minutes').value = '10';")
+    driver.find_element(By.ID, "generate").click()
+    wait_until(lambda: driver.find_elements(By.ID, "start"), 30, "the workout summary")
+    title = driver.find_element(By.CSS_SELECTOR, ".summary h1").text
+    driver.switch_to.default_content()
+    opened = wait_until(lambda: [e for e in events() if e["type"] == "workout_opened"], 10, "workout_opened")
+    assert opened[0]["data"]["title"] == title and "Quadriceps" in title, (opened, title)
+    saved = harness.api("GET", f"/v1/workouts/{opened[0]['data']['id']}", "home-user")
+    assert saved["minutes"] == 10, saved
+    RECEIVED.extend(driver.execute_script("return window.formaRaw"))
+
+
 def test_wrong_key(harness):
     driver = harness.driver
     src = f"{harness.base}/embed/?company=Acme"
@@ -383,7 +431,8 @@ def main():
     passed = failed = 0
     try:
         harness.start()
-        for test in (test_iframe_host, test_ios_bridge, test_challenge, test_wrong_key,
+        for test in (test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
+                     test_home_generates_a_workout, test_wrong_key,
                      test_events_match_formakit_fixture):
             began = time.time()
             try:
