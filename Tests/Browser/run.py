@@ -11,7 +11,8 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
 3. a timed squat challenge from the same recording: counting stops when the time is up, and the score is ranked.
 4. the camera component: the host names the exercise with {"currentExercise": "squat"}; every repetition reported.
 5. home: plans of the host's planC first, "Get a workout" generates one and opens the player.
-6. a wrong API key gives error_occurred with a message, and the page shows it.
+6. a wrong API key gives error_occurred with a message, and the page shows it; the Android and React Native
+   bridges receive the events too.
 7. the messages the page sent have exactly the shapes FormaKit's decoding tests know.
 
 Prints one line per test (`✔ Test <name> passed after <s> seconds.` or `✘ Test <name> failed ...`) and exits non-zero
@@ -401,6 +402,24 @@ def test_wrong_key(harness):
     RECEIVED.extend(driver.execute_script("return window.formaRaw"))
 
 
+def test_android_and_react_native_bridges(harness):
+    """Seed 000's other hosts: events go to window.messageHandler (Android) or window.ReactNativeWebView."""
+    driver = harness.driver
+    for bridge in ("messageHandler", "ReactNativeWebView"):
+        injected = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
+            f"window.bridgeMessages = []; window.{bridge} = {{postMessage: (m) => window.bridgeMessages.push(m)}};")})
+        try:
+            driver.get(f"{harness.base}/embed/")
+            messages = lambda: [json.loads(m) for m in driver.execute_script("return window.bridgeMessages")]  # noqa: E731
+            wait_until(lambda: any(m["type"] == "kinestex_launched" for m in messages()), 20, f"{bridge}: launched")
+            driver.execute_script("window.postMessage({key: 'fk_wrong', company: 'Acme', userId: 'u'});")
+            errors = wait_until(lambda: [m for m in messages() if m["type"] == "error_occurred"], 20,
+                                f"{bridge}: error_occurred")
+            assert errors[0]["data"]["code"] == "unauthorized", (bridge, errors)
+        finally:
+            driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": injected["identifier"]})
+
+
 def shape(raw):
     message = json.loads(raw)
     return message["type"], tuple(sorted(message["data"].keys()))
@@ -432,7 +451,7 @@ def main():
     try:
         harness.start()
         for test in (test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
-                     test_home_generates_a_workout, test_wrong_key,
+                     test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges,
                      test_events_match_formakit_fixture):
             began = time.time()
             try:
