@@ -113,7 +113,7 @@ final class LiveSession: @unchecked Sendable {
     private var lastFrameTime: Double?
     private var sets: [LiveSetSummary] = []
     /// A timed challenge: its length, the frame time it began, and whether it is over.
-    private var challenge: (seconds: Int, startTime: Double?, over: Bool)?
+    private var challenge: (seconds: Int, startTime: Double?, startedAt: NIODeadline?, over: Bool)?
 
     private init(
         webSocket: WebSocket, channelGuard: LiveChannelGuard, application: Application, logger: Logger
@@ -256,7 +256,7 @@ final class LiveSession: @unchecked Sendable {
             if let workoutID { try await attach(workoutID: workoutID) }
             self.aspectRatio = aspectRatio
             try begin(exercise: exercise, exerciseID: exerciseID)
-            if let challengeSeconds { challenge = (challengeSeconds, nil, false) }
+            if let challengeSeconds { challenge = (challengeSeconds, nil, nil, false) }
         case let .exercise(exercise, exerciseID):
             if challenge != nil {
                 throw Closing(code: 4400, reason: "type: a challenge counts one exercise; open a new session")
@@ -348,9 +348,14 @@ final class LiveSession: @unchecked Sendable {
         FormaMetrics.countLiveFrames(refused: false)
         if let challenge {
             let startTime = challenge.startTime ?? frame.timeSeconds
+            let startedAt = challenge.startedAt ?? .now()
             self.challenge?.startTime = startTime
-            // The first frame past the challenge's length ends it; repetitions completed before count.
-            if frame.timeSeconds - startTime > Double(challenge.seconds) {
+            self.challenge?.startedAt = startedAt
+            // The first frame past the challenge's length ends it; repetitions completed before count. The server's
+            // own clock bounds it too (with two seconds for network delays), so slowed-down timestamps cannot
+            // stretch a challenge.
+            let wallSeconds = Double((NIODeadline.now() - startedAt).nanoseconds) / 1e9
+            if frame.timeSeconds - startTime > Double(challenge.seconds) || wallSeconds > Double(challenge.seconds) + 2 {
                 try await finishChallenge()
                 return
             }

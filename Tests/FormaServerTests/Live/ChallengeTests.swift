@@ -45,6 +45,27 @@ struct ChallengeTests {
         }
     }
 
+    @Test func slowedTimestamps_cannotStretchAChallengePastTheServersClock() async throws {
+        try await withLiveServer { app, port in
+            // setup: frames whose clock runs at a fifth of real time, for about 13 real seconds
+            let client = try await LiveTestClient.connect(port: port, bearer: try await liveToken(app))
+            _ = try await client.waitFor("ready")
+            try await client.send(json: ["type": "start", "exercise": "squat", "challengeSeconds": 10])
+            let slowed = try syntheticSquats(10).frames.map {
+                PoseFrame(timeSeconds: $0.timeSeconds / 5, landmarks: $0.landmarks)
+            }
+
+            // act
+            try await client.replay(PoseRecording(framesPerSecond: 150, frames: slowed))
+            let result = try #require(try await client.waitFor("challenge"))
+
+            // verify: ended by the server's clock (the frames' clock never reached 10 s), and ranked
+            #expect(try #require(slowed.last).timeSeconds < 10)
+            #expect(result["completed"] as? Bool == true)
+            #expect(try await ChallengeScoreModel.query(on: app.db).count() == 1)
+        }
+    }
+
     @Test func aChallengeEndedEarly_isReportedButNotRanked() async throws {
         try await withLiveServer { app, port in
             let client = try await LiveTestClient.connect(port: port, bearer: try await liveToken(app))
