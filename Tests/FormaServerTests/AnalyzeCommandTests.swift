@@ -87,6 +87,24 @@ struct AnalyzeCommandTests {
         }
     }
 
+    @Test func synthesize_writesARecordingThatAnalyzeCountsInFull() async throws {
+        // setup
+        let path = try temporaryFile("squats.json", Data())
+
+        // act
+        _ = try await forma(["synthesize", "--exercise", "squat", "--reps", "7", "--seconds-per-rep", "2", "--output", path])
+        let report = try json(try await forma(["analyze", path, "--exercise", "squat", "--json"]))
+        let file = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+
+        // verify: DESIGN.md's format, marked synthetic, and every repetition counted
+        #expect(report["reps"] as? Int == 7)
+        #expect(file["synthetic"] as? Bool == true && file["fps"] as? Int == 30)
+        #expect(((file["frames"] as? [[String: Any]])?.first?["landmarks"] as? [[Double]])?.count == 33)
+        await #expect(throws: (any Error).self) {
+            _ = try await forma(["synthesize", "--exercise", "sqaut", "--reps", "3"])
+        }
+    }
+
     @Test func poseRecording_reportsRepsExerciseAndRepetitions() async throws {
         // one real KERAAL repetition (BlazePose landmarks) played three times back to back
         let fixture = try Data(contentsOf: Self.poseFixtures.appendingPathComponent("keraal-ctk.json"))
