@@ -247,6 +247,8 @@ public struct LiveLimits: Sendable, Equatable {
     public var maximumPendingBytes = 256 * 1024
     /// Durations a timed challenge may have, in seconds.
     public static let challengeSeconds = 10...600
+    /// Seconds of the server's clock a challenge may run beyond its length (network delays) before it ends anyway.
+    public var challengeGraceSeconds: Double = 2
 
     public init() {}
 }

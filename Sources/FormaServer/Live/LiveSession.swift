@@ -352,10 +352,12 @@ final class LiveSession: @unchecked Sendable {
             self.challenge?.startTime = startTime
             self.challenge?.startedAt = startedAt
             // The first frame past the challenge's length ends it; repetitions completed before count. The server's
-            // own clock bounds it too (with two seconds for network delays), so slowed-down timestamps cannot
+            // own clock bounds it too (with a grace for network delays), so slowed-down timestamps cannot
             // stretch a challenge.
             let wallSeconds = Double((NIODeadline.now() - startedAt).nanoseconds) / 1e9
-            if frame.timeSeconds - startTime > Double(challenge.seconds) || wallSeconds > Double(challenge.seconds) + 2 {
+            if frame.timeSeconds - startTime > Double(challenge.seconds)
+                || wallSeconds > Double(challenge.seconds) + limits.challengeGraceSeconds
+            {
                 try await finishChallenge()
                 return
             }
