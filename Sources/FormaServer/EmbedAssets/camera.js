@@ -1,8 +1,8 @@
 // The camera-only component (/embed/camera) for hosts with their own player: the host names the exercise with
 // {"currentExercise": "squat"}, pauses with {"pause": true|false} and stops with {"stopCamera": true}; the page
 // counts and reports repetitions, mistakes and framing like the player does.
-import { h, show, speak } from './dom.js';
-import { LiveSession } from './live.js';
+import { h, show } from './dom.js';
+import { LiveSession, reportLiveEvent, mistakeList } from './live.js';
 
 export class CameraView {
   constructor(context) {
@@ -10,8 +10,7 @@ export class CameraView {
     this.live = null;
     this.source = null;
     this.exercise = null;
-    this.reps = 0;
-    this.mistakes = {};
+    this.tally = { reps: 0, mistakes: {} };
     this.began = 0;
     this.cue = '';
     this.paused = false;
@@ -70,8 +69,7 @@ export class CameraView {
       }
     }
     this.exercise = exercise;
-    this.reps = 0;
-    this.mistakes = {};
+    this.tally = { reps: 0, mistakes: {} };
     this.began = performance.now();
     this.live.startSet({ exercise, aspectRatio: this.source.aspectRatio });
     this.source.onFrame = (t, landmarks) => {
@@ -86,9 +84,9 @@ export class CameraView {
     if (!this.exercise) return;
     this.bridge.post('exercise_completed', {
       exercise: this.exercise,
-      repeats: this.reps,
+      repeats: this.tally.reps,
       timeSpent: Math.round((performance.now() - this.began) / 1000),
-      mistakes: Object.entries(this.mistakes).map(([code, entry]) => ({ code, message: entry.message, count: entry.count })),
+      mistakes: mistakeList(this.tally.mistakes),
     });
     this.exercise = null;
   }
@@ -108,42 +106,18 @@ export class CameraView {
 
   liveEvent(event) {
     if (!this.exercise) return;
-    switch (event.type) {
-      case 'rep':
-        this.reps += 1;
-        this.bridge.post('successful_repeat', {
-          exercise: this.exercise, repeats: this.reps, quality: event.quality, mistakes: event.mistakes || [],
-        });
-        break;
-      case 'mistake':
-      case 'partial': {
-        const entry = this.mistakes[event.code] || { message: event.message, count: 0 };
-        entry.count += 1;
-        this.mistakes[event.code] = entry;
-        this.cue = event.message;
-        speak(event.message);
-        this.bridge.post('mistake', {
-          exercise: this.exercise, code: event.code, message: event.message, partial: event.type === 'partial',
-        });
-        break;
-      }
-      case 'left_frame':
-        this.bridge.post('left_camera_frame', { exercise: this.exercise });
-        break;
-      case 'returned_frame':
-        this.bridge.post('returned_camera_frame', { exercise: this.exercise });
-        break;
-      default:
-        return;
-    }
+    const cue = reportLiveEvent(this.bridge, this.exercise, event, this.tally);
+    if (cue === undefined) return;
+    if (cue !== null) this.cue = cue;
     this.render();
   }
+
 
   render() {
     show(
       h('section', { class: 'player camera-only' },
         h('h1', {}, this.exercise || 'Waiting for an exercise'),
-        h('p', { class: 'big', id: 'rep-count' }, String(this.reps)),
+        h('p', { class: 'big', id: 'rep-count' }, String(this.tally.reps)),
         h('p', { class: 'cue', id: 'cue', role: 'status' }, this.cue),
         this.paused ? h('p', { class: 'paused' }, 'Paused') : null),
       this.context.videoElement());

@@ -1,8 +1,8 @@
 // The timed challenge (/embed/challenge?exercise=squat&duration=60) and its leaderboard (/embed/leaderboard?…):
 // the server counts and times the challenge (docs/live-protocol.md, "Timed challenges") and ranks each person's best
 // within the company (GET /v1/challenges/leaderboard).
-import { h, show, formatSeconds, sleep, speak } from './dom.js';
-import { LiveSession } from './live.js';
+import { h, show, formatSeconds, sleep } from './dom.js';
+import { LiveSession, reportLiveEvent, mistakeList } from './live.js';
 
 export function challengeParameters(params) {
   const exercise = (params.get('exercise') || '').trim().toLowerCase();
@@ -51,8 +51,7 @@ export class LeaderboardView {
 export class ChallengeView {
   constructor(context) {
     this.context = context;
-    this.reps = 0;
-    this.mistakes = {};
+    this.tally = { reps: 0, mistakes: {} };
     this.live = null;
     this.cue = '';
     this.running = false;
@@ -112,44 +111,20 @@ export class ChallengeView {
   async tick() {
     while (this.running) {
       const left = this.seconds - (performance.now() - this.began) / 1000;
-      this.render(String(this.reps), `${formatSeconds(Math.max(0, left))} left`);
+      this.render(String(this.tally.reps), `${formatSeconds(Math.max(0, left))} left`);
       await sleep(250);
     }
   }
 
   liveEvent(event) {
-    switch (event.type) {
-      case 'rep':
-        this.reps += 1;
-        this.context.bridge.post('successful_repeat', {
-          exercise: this.exercise, repeats: this.reps, quality: event.quality, mistakes: event.mistakes || [],
-        });
-        break;
-      case 'mistake':
-      case 'partial': {
-        const entry = this.mistakes[event.code] || { message: event.message, count: 0 };
-        entry.count += 1;
-        this.mistakes[event.code] = entry;
-        this.cue = event.message;
-        speak(event.message);
-        this.context.bridge.post('mistake', {
-          exercise: this.exercise, code: event.code, message: event.message, partial: event.type === 'partial',
-        });
-        break;
-      }
-      case 'left_frame':
-        this.context.bridge.post('left_camera_frame', { exercise: this.exercise });
-        break;
-      case 'returned_frame':
-        this.context.bridge.post('returned_camera_frame', { exercise: this.exercise });
-        break;
-      case 'challenge':
-        this.finish(event);
-        break;
-      default:
-        break;
+    if (event.type === 'challenge') {
+      this.finish(event);
+      return;
     }
+    const cue = reportLiveEvent(this.context.bridge, this.exercise, event, this.tally);
+    if (cue) this.cue = cue;
   }
+
 
   // Ends the try: with the server's verdict when the time ran out, or early (recording ended, Exit).
   async finish(verdict) {
@@ -174,12 +149,12 @@ export class ChallengeView {
     }
     this.context.releaseCamera();
     const completed = Boolean(result && result.completed);
-    const reps = result ? result.reps : this.reps;
+    const reps = result ? result.reps : this.tally.reps;
     this.context.bridge.post('exercise_completed', {
       exercise: this.exercise,
       repeats: reps,
       timeSpent: Math.round((performance.now() - this.began) / 1000),
-      mistakes: Object.entries(this.mistakes).map(([code, entry]) => ({ code, message: entry.message, count: entry.count })),
+      mistakes: mistakeList(this.tally.mistakes),
       challengeSeconds: this.seconds,
       ranked: completed,
     });

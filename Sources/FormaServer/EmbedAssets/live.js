@@ -1,7 +1,44 @@
 // A /v1/live session (docs/live-protocol.md): hello with the token, control messages as JSON text, pose frames
 // as compact binary, events back as JSON text.
 
+import { speak } from './dom.js';
+
 const LANDMARKS = 33;
+
+// Reports one live event of a single-exercise view (camera component, challenge) to the host and keeps its tally
+// ({reps, mistakes}); returns the cue to show (null to keep the current one), or undefined for other events.
+export function reportLiveEvent(bridge, exercise, event, tally) {
+  switch (event.type) {
+    case 'rep':
+      tally.reps += 1;
+      bridge.post('successful_repeat', {
+        exercise, repeats: tally.reps, quality: event.quality, mistakes: event.mistakes || [],
+      });
+      return null;
+    case 'mistake':
+    case 'partial': {
+      const entry = tally.mistakes[event.code] || { message: event.message, count: 0 };
+      entry.count += 1;
+      tally.mistakes[event.code] = entry;
+      speak(event.message);
+      bridge.post('mistake', { exercise, code: event.code, message: event.message, partial: event.type === 'partial' });
+      return event.message;
+    }
+    case 'left_frame':
+      bridge.post('left_camera_frame', { exercise });
+      return null;
+    case 'returned_frame':
+      bridge.post('returned_camera_frame', { exercise });
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+// The tally's mistakes as exercise_completed lists them.
+export function mistakeList(mistakes) {
+  return Object.entries(mistakes).map(([code, entry]) => ({ code, message: entry.message, count: entry.count }));
+}
 
 // Encodes one frame: version 1, flags, landmark count, Float64 time, then x, y, z, visibility as Float32.
 export function encodeFrame(timeSeconds, landmarks) {

@@ -2,7 +2,7 @@
 // pause and exit; the run is started, paused, resumed, quit and saved through the API, and every step is reported
 // to the host (docs/embed-protocol.md).
 import { h, show, formatSeconds, sleep, speak } from './dom.js';
-import { LiveSession } from './live.js';
+import { LiveSession, mistakeList } from './live.js';
 
 const COUNTDOWN_SECONDS = 3;
 
@@ -138,7 +138,7 @@ export class WorkoutPlayer {
       targetRepeats: result.targetRepeats,
       sets: result.sets,
       timeSpent: result.timeSpent,
-      mistakes: Object.entries(result.mistakes).map(([code, entry]) => ({ code, message: entry.message, count: entry.count })),
+      mistakes: mistakeList(result.mistakes),
     });
   }
 
