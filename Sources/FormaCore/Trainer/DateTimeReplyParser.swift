@@ -24,7 +24,8 @@ extension ReplyParser {
         let today = LocalDateTime(now, in: timeZone)
         var input = normalized(text).trimmingCharacters(in: CharacterSet(charactersIn: ".!?,"))
         input = input.replacingOccurrences(of: ",", with: " ")
-        if let exact = LocalDateTime(input) ?? LocalDateTime(input.replacingOccurrences(of: " ", with: "T")) {
+        let upper = input.uppercased()
+        if let exact = LocalDateTime(upper) ?? LocalDateTime(upper.replacingOccurrences(of: " ", with: "T")) {
             return try future(exact, now: now, timeZone: timeZone)
         }
 
