@@ -65,19 +65,23 @@ extension TrainerConversation {
 
         var seeds = SplitMix64(seed: seed)
         let workoutSeed = PortableRandom.seed(using: &seeds)
-        guard let planned = TrainerWorkoutPlan.plannedRequest(for: profile, seed: workoutSeed),
-            let adjusted = TrainerWorkoutPlan.adjusted(planned, by: decision)
+        guard decision.kind != .rest, let planned = TrainerWorkoutPlan.plannedRequest(for: profile, seed: workoutSeed)
         else {
             enter(.nextSession, environment: environment)
             return
         }
-        guard let workout = TrainerWorkoutPlan.workout(for: adjusted, generator: environment.generator) else {
+        guard let workout = TrainerWorkoutPlan.workout(
+            planned: planned, decision: decision, generator: environment.generator)
+        else {
             say("I couldn't build a workout from your equipment that spares the regions in pain, so let's skip "
                 + "today's session.")
             enter(.nextSession, environment: environment)
             return
         }
         self.workout = workout
+        if decision.kind == .reduce, workout.request.categories == [.stretching], planned.categories != [.stretching] {
+            say("Even a short version of your usual session would be more than today calls for, so it's mobility work.")
+        }
         say(Self.summary(of: workout))
         pending = [.workoutResult]
         askNext(environment: environment)

@@ -68,6 +68,46 @@ public enum TrainerWorkoutPlan {
         }
     }
 
+    /// Today's workout: the plan scaled to `decision`, or `nil` on a rest day or when nothing fits.
+    ///
+    /// - Train as planned: the planned request, sparing the regions in pain.
+    /// - Reduce: the reduced request, shortened 5 minutes at a time until its main block has fewer sets and its
+    ///   estimate is shorter than the planned workout's (the generator fits sets to time, and a lower level rests
+    ///   less between sets, so a shorter session alone does not guarantee fewer sets). When even 10 minutes has
+    ///   too many, the session becomes mobility work.
+    /// - Mobility: the mobility request (stretching, beginner, at most 20 minutes).
+    public static func workout(
+        planned: WorkoutRequest, decision: ReadinessDecision, generator: WorkoutGenerator
+    ) -> Workout? {
+        guard let adjusted = adjusted(planned, by: decision) else { return nil }
+        switch decision.kind {
+        case .trainAsPlanned, .mobility, .rest:
+            return workout(for: adjusted, generator: generator)
+        case .reduce:
+            guard let plannedWorkout = workout(for: planned, generator: generator) else {
+                return workout(for: adjusted, generator: generator)
+            }
+            let plannedSets = mainSets(plannedWorkout)
+            for minutes in stride(from: adjusted.durationMinutes, through: minimumMinutes, by: -5) {
+                var shorter = adjusted
+                shorter.durationMinutes = minutes
+                if let candidate = workout(for: shorter, generator: generator),
+                    mainSets(candidate) < plannedSets, candidate.estimatedSeconds < plannedWorkout.estimatedSeconds
+                {
+                    return candidate
+                }
+            }
+            var mobility = decision
+            mobility.kind = .mobility
+            return self.adjusted(planned, by: mobility).flatMap { workout(for: $0, generator: generator) }
+        }
+    }
+
+    /// The number of sets in a workout's main block.
+    public static func mainSets(_ workout: Workout) -> Int {
+        workout.main.reduce(0) { $0 + $1.sets }
+    }
+
     /// A workout for `request`, or for the nearest request the generator can fill that asks no more of the person.
     ///
     /// When the catalogue cannot fill `request`, the generator's own suggestions are tried in order, keeping only

@@ -47,6 +47,21 @@ import Testing
         #expect(TrainerWorkoutPlan.adjusted(Self.planned, by: Self.decision(.rest)) == nil)
     }
 
+    @Test func workout_reduceHasFewerSetsAndLessTimeThanThePlannedWorkout() throws {
+        // setup
+        let plannedWorkout = try #require(TrainerWorkoutPlan.workout(for: Self.planned, generator: Fixtures.generator))
+
+        // act
+        let reduced = try #require(TrainerWorkoutPlan.workout(
+            planned: Self.planned, decision: Self.decision(.reduce, avoiding: [.knee]), generator: Fixtures.generator))
+
+        // verify
+        #expect(TrainerWorkoutPlan.mainSets(reduced) < TrainerWorkoutPlan.mainSets(plannedWorkout))
+        #expect(reduced.estimatedSeconds < plannedWorkout.estimatedSeconds)
+        #expect(reduced.request.level == .beginner && reduced.request.avoiding == [.knee])
+        #expect(TrainerWorkoutPlan.workout(planned: Self.planned, decision: Self.decision(.rest), generator: Fixtures.generator) == nil)
+    }
+
     @Test func reducedMinutes_isAtMostThreeQuartersAndNeverBelowTen() {
         #expect(WorkoutRequest.allowedMinutes.map(TrainerWorkoutPlan.reducedMinutes)
             == [10, 10, 15, 15, 20, 25, 30, 30, 35, 40, 45])
