@@ -54,7 +54,8 @@ enum TrainerReplyReader {
             case .profile(.sessionMinutes), .minutesTrained:
                 return .integer(try ReplyParser.minutes(text))
             case .hooper, .painLevel, .painAfterLevel, .sessionRPE:
-                let value = try ReplyParser.integer(text)
+                let painless = ["none", "no", "no pain", "nothing"].contains(text)
+                let value = painless && context.offered.first?.id == "0" ? 0 : try ReplyParser.integer(text)
                 guard context.offered.contains(where: { $0.id == String(value) }) else {
                     throw failure(.outOfRange, "Please pick a number from \(context.offered.first?.id ?? "") to "
                         + "\(context.offered.last?.id ?? "").")
@@ -142,7 +143,9 @@ enum TrainerReplyReader {
         }.filter { !$0.isEmpty }
         var ids: [String] = []
         for part in parts {
-            let match = offered.first { $0.id == part || $0.label.lowercased() == part }
+            // Singular or plural alike: "dumbbells" picks "dumbbell", "kettlebell" picks "kettlebells".
+            let forms = [part, part.hasSuffix("s") ? String(part.dropLast()) : part + "s"]
+            let match = offered.first { forms.contains($0.id) || forms.contains($0.label.lowercased()) }
                 ?? ReplyParser.weekdayNames[part].flatMap { day in offered.first { $0.id == day.rawValue } }
             guard let match else { throw failure(.notUnderstood, "Sorry, I didn't understand '\(part)'. Please pick from the choices.") }
             ids.append(match.id)

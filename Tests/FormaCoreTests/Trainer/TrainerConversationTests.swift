@@ -176,6 +176,27 @@ import Testing
         #expect(chat == before)
     }
 
+    @Test func freeText_picksChoicesByIdLabelPluralOrShorthand() throws {
+        // setup: a new person at the goal question
+        var chat = Self.start(profile: TrainerProfile(ageYears: 30, heightCentimetres: 170, weightKilograms: 60, gender: .female))
+
+        // act
+        Self.send(&chat, .text("Move better", clientID: "1"))
+        Self.send(&chat, .text("beginner", clientID: "2"))
+        Self.send(&chat, .text("Dumbbells and kettlebell", clientID: "3"))
+        Self.send(&chat, .text("weekdays", clientID: "4"))
+        Self.send(&chat, .text("1 hour", clientID: "5"))
+        Self.send(&chat, .text("morning, evening", clientID: "6"))
+        Self.send(&chat, .text("lower back", clientID: "7"))
+
+        // verify
+        #expect(chat.profile.goal == .mobility && chat.profile.experience == .beginner)
+        #expect(chat.profile.equipment == [.dumbbell, .kettlebells])
+        #expect(chat.profile.trainingDays == [.monday, .tuesday, .wednesday, .thursday, .friday])
+        #expect(chat.profile.sessionMinutes == 60 && chat.profile.preferredTimes == [.morning, .evening])
+        #expect(chat.profile.painfulRegions == [.lowerBack] && chat.step == .readiness)
+    }
+
     @Test func finishedConversation_refusesReplies() throws {
         // setup
         var chat = Self.finishedChat(nextSession: "skip")
