@@ -267,6 +267,31 @@ import Testing
         #expect(chat.checkIn?.minutes == 12 && chat.checkIn?.load == 60)
     }
 
+    @Test func checkIn_feedsTheNextMorningsReadiness() throws {
+        // setup: today's session rated 8 with the knee at 1 before and 3 after
+        var today = Self.start(profile: TrainerFixtures.completeProfile)
+        for (index, answer) in ["2", "2", "2", "2", "knee", "1", "finished", "8", "tough", "knee", "3", "skip"].enumerated() {
+            Self.send(&today, .choice(answer, clientID: "t\(index)"))
+        }
+        let checkIn = try #require(today.checkIn)
+        let tomorrow = TrainerFixtures.environment(now: Self.environment.now.addingTimeInterval(22 * 3600))
+
+        // act: the next morning, well rested, the knee still at 3
+        var rng = SplitMix64(seed: 1)
+        var next = TrainerConversation(
+            profile: today.profile, history: [checkIn], timeZone: TrainerFixtures.berlin, environment: tomorrow, using: &rng)
+        for (index, answer) in ["2", "2", "2", "2", "knee", "3"].enumerated() {
+            try next.reply(.choice(answer, clientID: "n\(index)"), environment: tomorrow)
+        }
+
+        // verify
+        let decision = try #require(next.decision)
+        #expect(decision.kind == .reduce)
+        #expect(decision.reasons.contains(.painNotSettled(.knee, before: 1, now: 3)))
+        #expect(decision.reasons.contains { if case .hardLastSession(rpe: 8, _) = $0 { true } else { false } })
+        #expect(next.messages.first?.text.hasPrefix("Welcome back") == true)
+    }
+
     @Test func codableState_resumesWhereItWas() throws {
         // setup: half-way through readiness
         var chat = Self.start(profile: TrainerFixtures.completeProfile)
