@@ -81,7 +81,8 @@ public enum ReplyParser {
         let input = normalized(text)
         if let match = input.wholeMatch(of: /(\d+(?:\.\d+)?|an?|one)\s*(h|hr|hrs|hours?)/) {
             let hours = match.1 == "a" || match.1 == "an" || match.1 == "one" ? 1 : Double(match.1) ?? -1
-            guard hours >= 0 else { throw .notUnderstood }
+            // A day at most, so that the conversion to whole minutes cannot overflow.
+            guard (0...24).contains(hours) else { throw .notUnderstood }
             return Int((hours * 60).rounded())
         }
         return try integer(input, units: ["m", "min", "mins", "minute", "minutes"])

@@ -55,8 +55,9 @@ public struct SessionCheckIn: Sendable, Hashable, Codable {
         self.trainedMuscles = Muscle.allCases.filter(wanted.contains)
     }
 
-    /// Foster's session load in arbitrary units: session RPE × minutes.
-    public var load: Int { max(0, sessionRPE) * max(0, minutes) }
+    /// Foster's session load in arbitrary units: session RPE × minutes, with the rating clamped to 0…10 and the
+    /// minutes to one day, so that a corrupt stored value cannot overflow the sums.
+    public var load: Int { min(max(0, sessionRPE), 10) * min(max(0, minutes), 1440) }
 
     /// Pain in `region` before the session (0 when not reported).
     public func painBefore(_ region: BodyRegion) -> Int { painBefore.first { $0.region == region }?.level ?? 0 }

@@ -24,12 +24,19 @@ struct TrainerReadingContext {
 
 /// Reads replies into answers, or throws a ``TrainerReplyError`` naming the question's field.
 enum TrainerReplyReader {
+    /// The longest free-text answer read, in UTF-8 bytes.
+    static let maximumTextBytes = 500
+
     static func read(
         _ reply: TrainerReply, for question: TrainerQuestion, context: TrainerReadingContext
     ) throws(TrainerReplyError) -> TrainerAnswer {
         let field = question.field
         func failure(_ problem: TrainerReplyError.Problem, _ message: String) -> TrainerReplyError {
             TrainerReplyError(field: field, problem: problem, message: message, choices: context.offered)
+        }
+        // No answer the trainer understands is this long; refusing early bounds the parsing work.
+        if (reply.text?.utf8.count ?? 0) > maximumTextBytes || reply.choices.count > 50 {
+            throw failure(.notUnderstood, "That answer is too long; please pick from the choices.")
         }
         let text = reply.text.map(ReplyParser.normalized) ?? ""
         if reply.choices.isEmpty && text.isEmpty { throw failure(.empty, "Please answer with a choice or a few words.") }

@@ -127,3 +127,47 @@ import Testing
         #expect(TrainerFixtures.berlin.secondsFromGMT(for: parsed.resolved(in: TrainerFixtures.berlin)) == 7200)
     }
 }
+
+/// No text, however odd, crashes a parser or the conversation; it is read or refused with a typed error.
+@Suite struct ReplyParserRobustnessTests {
+    static let pieces = [
+        "5", "'", "\"", "11", "ft", "in", "cm", "m", " ", ",", ".", "kg", "lb", "st", "99999999999999999999", "-3",
+        "tomorrow", "next", "thu", "at", "7", ":", "30", "pm", "am", "in", "days", "week", "a", "h", "hour", "1e308",
+        "noon", "tonight", "🙂", "ß", "\u{0}", "2026-02-30", "T", "yes", "none",
+    ]
+
+    @Test func randomText_isReadOrRefusedWithoutCrashing() {
+        var environment = TrainerFixtures.environment()
+        for seed in 0..<400 {
+            // setup
+            var rng = SplitMix64(seed: UInt64(seed))
+            let text = (0..<(1 + PortableRandom.index(below: 6, using: &rng))).map { _ in
+                Self.pieces[PortableRandom.index(below: Self.pieces.count, using: &rng)]
+            }.joined(separator: PortableRandom.index(below: 2, using: &rng) == 0 ? " " : "")
+
+            // act: every parser, then the conversation's first questions
+            _ = try? ReplyParser.heightCentimetres(text)
+            _ = try? ReplyParser.weightKilograms(text)
+            _ = try? ReplyParser.minutes(text)
+            _ = try? ReplyParser.integer(text, units: ["years"])
+            _ = try? ReplyParser.yesNo(text)
+            let time = try? ReplyParser.dateTime(text, now: environment.now, timeZone: TrainerFixtures.berlin)
+            var chat = TrainerConversationTests.start()
+            let before = chat
+            let accepted = (try? chat.reply(.text(text, clientID: "x"), environment: environment)) != nil
+
+            // verify: a parsed time is in the future; a refused reply changed nothing
+            if let time { #expect(time.resolved(in: TrainerFixtures.berlin) > environment.now, "seed \(seed): \(text)") }
+            if !accepted { #expect(chat == before, "seed \(seed): \(text)") }
+            environment.now.addTimeInterval(3600)
+        }
+    }
+
+    @Test func overlongText_isRefusedBeforeParsing() {
+        var chat = TrainerConversationTests.start()
+        let error = #expect(throws: TrainerReplyError.self) {
+            try chat.reply(.text(String(repeating: "5 ", count: 10_000), clientID: "x"), environment: TrainerConversationTests.environment)
+        }
+        #expect(error?.problem == .notUnderstood && error?.field == "age")
+    }
+}
