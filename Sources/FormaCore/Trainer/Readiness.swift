@@ -93,6 +93,8 @@ public enum ReadinessReason: Sendable, Hashable, Codable {
     case hooperItems([HooperItem])
     /// A region hurts today at the given level.
     case pain(BodyRegion, level: Int)
+    /// Regions the profile lists as often painful, not reported today: they are spared all the same.
+    case profilePain([BodyRegion])
     /// A region hurts more today than before the last session: the pain has not settled.
     case painNotSettled(BodyRegion, before: Int, now: Int)
     /// The last session was very hard and recent.
@@ -127,6 +129,10 @@ public enum ReadinessReason: Sendable, Hashable, Codable {
                 return "Your \(region.rawValue) hurts badly (\(level)/10): rest today, and see a health "
                     + "professional if it does not ease."
             }
+        case .profilePain(let regions):
+            let list = regions.map(\.rawValue).joined(separator: " and ")
+            return "You told me your \(list) \(regions.count == 1 ? "is" : "are") often painful, so no exercise "
+                + "today loads \(regions.count == 1 ? "it" : "them")."
         case .painNotSettled(let region, let before, let now):
             return "Your \(region.rawValue) hurts more now (\(now)/10) than before your last session (\(before)/10), "
                 + "so we'll go lighter and leave it out."
@@ -157,7 +163,8 @@ extension ReadinessDecisionKind {
 public struct ReadinessDecision: Sendable, Hashable, Codable {
     /// The most cautious decision any finding calls for.
     public var kind: ReadinessDecisionKind
-    /// Every finding, most cautious first; ``ReadinessReason/allClear`` alone when nothing was found.
+    /// Every finding, most cautious first. When the decision is to train as planned, ``ReadinessReason/allClear``
+    /// comes first, followed by the regions spared.
     public var reasons: [ReadinessReason]
     /// Regions no exercise may load today: every region in pain now, and every one the profile lists.
     public var avoiding: [BodyRegion]

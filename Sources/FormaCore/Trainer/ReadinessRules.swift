@@ -46,6 +46,7 @@ public enum ReadinessRules {
         case .pain(_, let level):
             level >= painRestFrom ? .rest : level >= painMobilityFrom ? .mobility
                 : level >= painReduceFrom ? .reduce : .trainAsPlanned
+        case .profilePain: .trainAsPlanned
         case .painNotSettled: .reduce
         case .hardLastSession: .reduce
         case .workloadSpike(let percent):
@@ -72,6 +73,12 @@ public enum ReadinessRules {
             reasons.append(.pain(rating.region, level: rating.level))
         }
 
+        let unreported = profilePain.filter { region in !painful.contains { $0.region == region } }
+        if !unreported.isEmpty {
+            let wanted = Set(unreported)
+            reasons.append(.profilePain(BodyRegion.allCases.filter(wanted.contains)))
+        }
+
         if let last = input.lastSession(before: now) {
             let hours = now.timeIntervalSince(last.endedAt) / 3600
             if hours < painSettlingWindowHours {
@@ -96,7 +103,7 @@ public enum ReadinessRules {
         }.map(\.element)
         let kind = ranked.first?.decision ?? .trainAsPlanned
         return ReadinessDecision(
-            kind: kind, reasons: ranked.isEmpty ? [.allClear] : ranked,
+            kind: kind, reasons: kind == .trainAsPlanned ? [.allClear] + ranked : ranked,
             avoiding: painful.map(\.region) + profilePain)
     }
 }
