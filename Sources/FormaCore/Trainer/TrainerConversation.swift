@@ -56,6 +56,9 @@ public struct TrainerConversation: Sendable, Hashable, Codable {
     /// The question being asked, or `nil` once the conversation has finished.
     public var currentQuestion: TrainerQuestion? { pending.first }
 
+    /// Whether the conversation has ended; it then refuses every new reply.
+    public var isFinished: Bool { step == .finished }
+
     /// The latest trainer message.
     public var lastTrainerMessage: TrainerMessage? { messages.last { $0.author == .trainer } }
 
@@ -93,7 +96,8 @@ public struct TrainerConversation: Sendable, Hashable, Codable {
     /// - Returns: ``TrainerReplyOutcome/duplicate`` when a reply with the same client id was already applied
     ///   (nothing changes), else ``TrainerReplyOutcome/advanced``.
     /// - Throws: ``TrainerReplyError`` naming the field: an empty reply, a choice not offered, text not
-    ///   understood, a value out of range, a time in the past, or any reply once the conversation has finished
+    ///   understood, a value out of range, a time in the past, a reply naming another question than the current
+    ///   one (``TrainerReplyError/Problem/staleQuestion``), or any reply once the conversation has finished
     ///   (``TrainerReplyError/Problem/conversationFinished``). The conversation is unchanged.
     @discardableResult
     public mutating func reply(
@@ -104,6 +108,12 @@ public struct TrainerConversation: Sendable, Hashable, Codable {
             throw TrainerReplyError(
                 field: "conversation", problem: .conversationFinished,
                 message: "This conversation has finished; start a new one to train again.")
+        }
+        if let field = reply.field, field != question.field {
+            throw TrainerReplyError(
+                field: question.field, problem: .staleQuestion,
+                message: "This answers an earlier question; the conversation has moved on.",
+                choices: lastTrainerMessage?.quickReplies ?? [])
         }
         let clientID = reply.clientID.trimmingCharacters(in: .whitespaces)
         guard !clientID.isEmpty, clientID.count <= 200 else {

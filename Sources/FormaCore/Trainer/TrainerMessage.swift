@@ -71,11 +71,16 @@ public struct TrainerReply: Sendable, Hashable, Codable {
     public var clientID: String
     public var choices: [String]
     public var text: String?
+    /// The field of the question the client believes it is answering (``TrainerQuestion/field``). When given and
+    /// not the current question's — another tab moved the conversation on — the reply is refused rather than
+    /// applied to the wrong question.
+    public var field: String?
 
-    public init(clientID: String, choices: [String] = [], text: String? = nil) {
+    public init(clientID: String, choices: [String] = [], text: String? = nil, field: String? = nil) {
         self.clientID = clientID
         self.choices = choices
         self.text = text
+        self.field = field
     }
 
     /// A reply picking one quick reply.
@@ -105,6 +110,8 @@ public struct TrainerReplyError: Error, Sendable, Hashable, Codable, CustomStrin
         case inThePast = "in_the_past"
         /// The conversation has ended; nothing more can be answered. HTTP 409 rather than 422.
         case conversationFinished = "conversation_finished"
+        /// The reply names a question that is no longer the current one. HTTP 409 rather than 422.
+        case staleQuestion = "stale_question"
     }
 
     /// The field the question fills, for example `age`, `sleepQuality`, `pain.knee`, `scheduledFor`.

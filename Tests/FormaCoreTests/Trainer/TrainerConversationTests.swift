@@ -93,7 +93,7 @@ import Testing
         pick("2026-11-30T18:00")
 
         // verify
-        #expect(chat.step == .finished && chat.currentQuestion == nil)
+        #expect(chat.isFinished && chat.currentQuestion == nil)
         #expect(chat.scheduledFor?.description == "2026-11-30T18:00")
     }
 
@@ -154,6 +154,24 @@ import Testing
         // verify
         #expect(error?.field == field && error?.problem == problem)
         #expect(chat == before)
+    }
+
+    @Test func replyToAnEarlierQuestion_isRefusedAsStale() throws {
+        // setup: another tab already answered the age
+        var chat = Self.start()
+        try chat.reply(TrainerReply(clientID: "tab1", text: "32", field: "age"), environment: Self.environment)
+        let before = chat
+
+        // act
+        let error = #expect(throws: TrainerReplyError.self) {
+            try chat.reply(TrainerReply(clientID: "tab2", text: "33", field: "age"), environment: Self.environment)
+        }
+        let unchanged = chat == before
+        try chat.reply(TrainerReply(clientID: "tab2b", text: "180 cm", field: "height"), environment: Self.environment)
+
+        // verify: the stale answer changed nothing; the current question still takes its answer
+        #expect(error?.problem == .staleQuestion && error?.field == "height")
+        #expect(unchanged && chat.profile.ageYears == 32 && chat.profile.heightCentimetres == 180)
     }
 
     @Test func invalidChoices_areRefusedWithTheQuestionsChoices() throws {
