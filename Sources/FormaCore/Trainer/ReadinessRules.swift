@@ -58,8 +58,9 @@ public enum ReadinessRules {
     /// Assesses readiness at `now`.
     ///
     /// Every rule runs; the decision is the most cautious any finding calls for, and the reasons list each finding,
-    /// most cautious first (ties in rule order). `profilePain` are regions the profile lists as painful: they are
-    /// avoided even when today's check reports no pain there.
+    /// most cautious first (ties in rule order); a train-as-planned decision opens with ``ReadinessReason/allClear``.
+    /// `profilePain` are regions the profile lists as painful: they are avoided even when today's check reports no
+    /// pain there, with a ``ReadinessReason/profilePain(_:)`` finding that tells the person so.
     public static func assess(
         _ input: ReadinessInput, profilePain: [BodyRegion] = [], now: Date
     ) -> ReadinessDecision {
