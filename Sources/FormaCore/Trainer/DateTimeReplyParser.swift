@@ -5,7 +5,8 @@ extension ReplyParser {
     ///
     /// Understood, in any letter case and order of day and time:
     /// - days: `today`, `tonight`, `tomorrow`, `day after tomorrow`, `in 2 days`, `in a week`, a weekday (`thu`,
-    ///   `thursday`, `this thursday`, `on thursday`), `next thursday`, an ISO date `2026-04-29`;
+    ///   `thursday`, `this thursday`, `on thursday`), `next thursday`, an ISO date `2026-04-29`; or `in 2 hours`
+    ///   (1 to 72) on its own;
     /// - times: `18:30`, `6:30pm`, `7am`, `7 am`, `at 7` (24-hour clock), `noon`, `midnight`, and the parts of the
     ///   day `morning` 07:00, `midday` 12:00, `afternoon` 15:00, `evening` and `tonight` 18:00, `night` 20:00; an
     ///   hour below 12 with `afternoon`, `evening` or `night` is read as p.m. (`at 6 in the evening`);
@@ -27,6 +28,12 @@ extension ReplyParser {
         let upper = input.uppercased()
         if let exact = LocalDateTime(upper) ?? LocalDateTime(upper.replacingOccurrences(of: " ", with: "T")) {
             return try future(exact, now: now, timeZone: timeZone)
+        }
+
+        if let match = input.wholeMatch(of: /in\s+(\w+)\s*(?:h|hr|hrs|hour|hours)/) {
+            // "in 2 hours": an instant, read back on the local clock (so it always exists).
+            guard let hours = countWord(String(match.1)), (1...72).contains(hours) else { throw .notUnderstood }
+            return LocalDateTime(now.addingTimeInterval(Double(hours) * 3600), in: timeZone)
         }
 
         var time: LocalTime?

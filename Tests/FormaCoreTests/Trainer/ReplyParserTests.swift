@@ -84,6 +84,8 @@ import Testing
         ("2026-12-01 at 6:45", "2026-12-01T06:45"),
         ("12am tomorrow", "2026-11-26T00:00"),
         ("12pm tomorrow", "2026-11-26T12:00"),
+        ("in 2 hours", "2026-11-25T11:00"),
+        ("in an hour", "2026-11-25T10:00"),
     ])
     func dateTime_readsRelativeDaysAndTimes(text: String, expected: String) throws {
         #expect(try Self.parse(text) == expected)
@@ -99,7 +101,7 @@ import Testing
         #expect(throws: ReplyParseError.inThePast(LocalDateTime("2026-11-01T10:00")!)) { try Self.parse("2026-11-01T10:00") }
     }
 
-    @Test(arguments: ["whenever", "soon", "in 2 blorps at 18:00", "13pm", "25:00", "next 6pm", "thu thu 6pm", "", "7"])
+    @Test(arguments: ["whenever", "soon", "in 2 blorps at 18:00", "in 100 hours", "in 0 hours", "13pm", "25:00", "next 6pm", "thu thu 6pm", "", "7"])
     func dateTime_refusesWhatItCannotRead(text: String) {
         #expect(throws: ReplyParseError.notUnderstood) { try Self.parse(text) }
     }
