@@ -108,7 +108,7 @@ struct FitnessStore {
         guard let id = UUID(uuidString: rawID),
             let model = try await FitnessTestModel.query(on: database)
                 .filter(\.$id == id).filter(\.$userID == userID).filter(\.$companyID == companyID).first()
-        else { throw APIProblem.notFound("no fitness test '\(rawID)'") }
+        else { throw NotFoundError.fitnessTest(rawID) }
         return model
     }
 
@@ -125,14 +125,12 @@ struct FitnessStore {
         let trackedIDs = Set(tracked.map(\.exerciseID))
         switch (named, count) {
         case (.some, .some):
-            throw APIProblem.validation([FieldIssue(field: "count", message: "give exerciseIds or count, not both")])
+            throw InputError.invalid(field: "count", "give exerciseIds or count, not both")
         case (nil, nil):
-            throw APIProblem.validation([FieldIssue(
-                field: "exerciseIds", message: "give the exercises to test, or count to let Forma pick them")])
+            throw InputError.invalid(field: "exerciseIds", "give the exercises to test, or count to let Forma pick them")
         case (let ids?, nil):
             guard Self.exerciseCountRange.contains(ids.count) else {
-                throw APIProblem.validation([FieldIssue(
-                    field: "exerciseIds", message: "must hold 1 to 10 exercises, not \(ids.count)")])
+                throw InputError.invalid(field: "exerciseIds", "must hold 1 to 10 exercises, not \(ids.count)")
             }
             var issues: [FieldIssue] = []
             var seen = Set<String>()
@@ -152,18 +150,18 @@ struct FitnessStore {
                     issues.append(FieldIssue(field: field, message: "no exercise '\(id)' in the catalogue"))
                 }
             }
-            guard issues.isEmpty else { throw APIProblem.validation(issues) }
+            guard issues.isEmpty else { throw InputError.invalid(issues) }
             return ids
         case (nil, let count?):
             guard Self.exerciseCountRange.contains(count) else {
-                throw APIProblem.validation([FieldIssue(field: "count", message: "must be 1 to 10")])
+                throw InputError.invalid(field: "count", "must be 1 to 10")
             }
             let candidates = tracked.filter { catalog[$0.exerciseID]?.category == category }.map(\.exerciseID)
             guard candidates.count >= count else {
-                throw APIProblem.validation([FieldIssue(
+                throw InputError.invalid(
                     field: "count",
-                    message: "only \(candidates.count) tracked \(category.rawValue) exercise"
-                        + (candidates.count == 1 ? " is" : "s are") + " available; track more or ask for fewer")])
+                    "only \(candidates.count) tracked \(category.rawValue) exercise"
+                        + (candidates.count == 1 ? " is" : "s are") + " available; track more or ask for fewer")
             }
             let lastTested = try await lastTestedDates(candidates)
             let ordered = candidates.enumerated().sorted { lhs, rhs in
@@ -211,7 +209,7 @@ struct FitnessStore {
         let row = try motionRow(analysis, recording: recording, exerciseID: exerciseID, recordedAt: recordedAt)
         row.fitnessTestID = testID
         try await database.transaction { transaction in
-            guard let sql = transaction as? any SQLDatabase else { throw APIProblem.internalError }
+            guard let sql = transaction as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
             // First a write on the test's row: it takes the row lock (PostgreSQL) or the write lock (SQLite), so
             // recordings of one test run one after another, and a completed test refuses more.
             let locked = try await sql.update(FitnessTestModel.schema)
@@ -222,7 +220,7 @@ struct FitnessStore {
                 .returning("id")
                 .all()
             guard locked.count == 1 else {
-                throw APIProblem.invalidAction("this fitness test is already complete; start a new one")
+                throw StateError.fitnessTestComplete
             }
             try await MotionTestModel.query(on: transaction)
                 .filter(\.$fitnessTestID == testID).filter(\.$exerciseID == exerciseID).delete()
@@ -240,7 +238,7 @@ struct FitnessStore {
     private func complete(
         _ test: FitnessTestModel, results: [MotionTestModel], exerciseIDs: [String], on transaction: any Database
     ) async throws {
-        guard let sql = transaction as? any SQLDatabase else { throw APIProblem.internalError }
+        guard let sql = transaction as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
         // Completions of different tests by one person take turns (PostgreSQL; SQLite holds its write lock already).
         _ = try await sql.select().column("id").from(UserModel.schema)
             .where("id", .equal, SQLBind(userID)).for(.update).all()
