@@ -158,3 +158,28 @@ private struct ExercisePageHead: Decodable {
     let items: [Item]
     let total: Int
 }
+
+@Suite("HTTP methods")
+struct MethodTests {
+    @Test func aMethodThePathDoesNotTakeIs405WithAllow() async throws {
+        try await withFormaApp { app in
+            let client = APIClient(app: app)
+
+            // act
+            let trace = try await client.send(.TRACE, "/v1/health")
+            let delete = try await client.send(.DELETE, "/v1/workouts/3f1c9a52-0d7e-4b8e-9a55-2f0f7a1d6c11/start")
+            let nowhere = try await client.send(.TRACE, "/v1/nowhere")
+            let generate = try await client.send(.OPTIONS, "/v1/workouts/generate")
+
+            // verify
+            #expect(trace.status == .methodNotAllowed)
+            #expect(trace.headers.first(name: "Allow") == "GET")
+            #expect(try trace.problem().type == "urn:forma:problem:method-not-allowed")
+            #expect(delete.status == .methodNotAllowed)
+            #expect(delete.headers.first(name: "Allow") == "POST")
+            #expect(nowhere.status == .notFound)
+            // the constant path wins over /v1/workouts/{id}, as in the router
+            #expect(generate.headers.first(name: "Allow") == "POST")
+        }
+    }
+}

@@ -47,6 +47,7 @@ public func configure(
     app.middleware.use(RequestLogMiddleware())
     app.middleware.use(NoSniffMiddleware())
     app.middleware.use(ProblemErrorMiddleware())
+    app.middleware.use(MethodNotAllowedMiddleware())
     app.middleware.use(RequestScopeMiddleware())
     // Non-OpenAPI routes that collect their bodies (none read one today) stay within the JSON limit too.
     app.routes.defaultMaxBodySize = ByteCount(integerLiteral: configuration.maximumJSONBodyBytes)
