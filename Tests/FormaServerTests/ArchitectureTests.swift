@@ -85,6 +85,28 @@ struct ArchitectureTests {
         }
     }
 
+    @Test func theErrorMappingKnowsWhichQueryParametersAreIntegersAndBooleans() throws {
+        // setup: every query parameter of openapi.yaml with its scalar type
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("openapi.yaml")
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+        var integers: Set<String> = []
+        var booleans: Set<String> = []
+        for (index, line) in lines.enumerated() where line.contains("- name: ") {
+            let name = line.components(separatedBy: "- name: ")[1].trimmingCharacters(in: .whitespaces)
+            let following = lines[(index + 1)..<min(index + 8, lines.count)]
+            guard following.contains(where: { $0.contains("in: query") }) else { continue }
+            let scalar = following.first { $0.contains("type: ") && !$0.contains("type: array") }
+            if scalar?.contains("type: integer") == true { integers.insert(name) }
+            if scalar?.contains("type: boolean") == true { booleans.insert(name) }
+        }
+
+        // verify: a new integer parameter that does not parse is blamed on itself, not on its neighbour
+        #expect(integers == APIProblem.integerQueryParameters)
+        #expect(booleans == APIProblem.booleanQueryParameters)
+    }
+
     @Test func everyPoseExerciseTheCatalogueMatcherNamesIsCountedByTheCamera() {
         for id in PoseExerciseMatching.countedExercises {
             #expect(PoseExercises.named(id)?.id == id, "\(id)")
