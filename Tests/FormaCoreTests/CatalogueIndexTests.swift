@@ -176,3 +176,27 @@ struct WorkoutRulesTests {
         }
     }
 }
+
+@Suite("Results of a saved workout")
+struct WorkoutExerciseResultTests {
+    @Test func everyProblemIsNamedByItsPathInTheBody() throws {
+        // setup
+        let request = WorkoutRequest(muscles: [.chest], equipment: [.dumbbell], level: .beginner, durationMinutes: 20, seed: 3)
+        var random = SplitMix64(seed: 1)
+        let workout = try Fixtures.generator.generate(request: request, using: &random)
+        let first = try #require(workout.items.first?.exerciseID)
+
+        // act
+        let issues = WorkoutExerciseResult.issues([
+            WorkoutExerciseResult(exerciseID: first, reps: 12, seconds: 60, formScore: 88),
+            WorkoutExerciseResult(exerciseID: first, reps: -1, seconds: 90_000, formScore: .nan),
+            WorkoutExerciseResult(exerciseID: "Not_In_It", reps: nil, seconds: nil, formScore: nil),
+        ], workout: workout)
+
+        // verify
+        #expect(issues.map(\.field) == [
+            "results[1].exerciseId", "results[1].reps", "results[1].seconds", "results[1].formScore",
+            "results[2].exerciseId",
+        ])
+    }
+}

@@ -120,31 +120,17 @@ extension FormaAPIHandler {
     }
 }
 
-/// Checks the per-exercise results of a save against the workout.
+/// Checks the per-exercise results of a save against the workout, with FormaCore's ``WorkoutExerciseResult`` rules.
 enum ExerciseResultsValidation {
     static func records(_ results: [Components.Schemas.ExerciseResult], workout: Workout) throws(InputError)
         -> [ExerciseResultRecord]
     {
-        let known = Set(workout.items.map(\.exerciseID))
-        var seen: Set<String> = []
-        var issues: [FieldIssue] = []
-        for (index, result) in results.enumerated() {
-            let path = "results[\(index)]"
-            if !known.contains(result.exerciseId) {
-                issues.append(.init(field: "\(path).exerciseId", message: "'\(result.exerciseId)' is not in this workout"))
-            } else if !seen.insert(result.exerciseId).inserted {
-                issues.append(.init(field: "\(path).exerciseId", message: "'\(result.exerciseId)' is given twice"))
-            }
-            if let reps = result.reps, !(0...10_000).contains(reps) {
-                issues.append(.init(field: "\(path).reps", message: "must be 0 to 10000"))
-            }
-            if let seconds = result.seconds, !(0...86_400).contains(seconds) {
-                issues.append(.init(field: "\(path).seconds", message: "must be 0 to 86400"))
-            }
-            if let score = result.formScore, !(score.isFinite && (0...100).contains(score)) {
-                issues.append(.init(field: "\(path).formScore", message: "must be 0 to 100"))
-            }
-        }
+        let issues = WorkoutExerciseResult.issues(
+            results.map {
+                WorkoutExerciseResult(
+                    exerciseID: $0.exerciseId, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
+            },
+            workout: workout)
         if !issues.isEmpty { throw InputError.invalid(issues) }
         return results.map {
             ExerciseResultRecord(exerciseId: $0.exerciseId, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
