@@ -200,3 +200,31 @@ struct WorkoutExerciseResultTests {
         ])
     }
 }
+
+@Suite("Fitness test selection")
+struct FitnessTestSelectionTests {
+    @Test func namedExercisesMustBeTrackedOfTheCategoryAndOnce() {
+        // act
+        let issues = FitnessTestSelection.issues(
+            named: ["Pushups", "Pushups", "Barbell_Squat", "No_Such", "Bodyweight_Squat"], category: .strength,
+            tracked: ["Pushups", "Barbell_Squat"], catalog: Fixtures.catalog)
+
+        // verify
+        #expect(issues.map(\.field) == ["exerciseIds[1]", "exerciseIds[3]", "exerciseIds[4]"])
+        #expect(issues[2].message == "'Bodyweight_Squat' is not tracked; track it first")
+        #expect(FitnessTestSelection.issues(named: [], category: .strength, tracked: [], catalog: Fixtures.catalog)
+            .map(\.field) == ["exerciseIds"])
+    }
+
+    @Test func countPicksTheExercisesTestedLongestAgoNeverTestedFirst() {
+        // setup
+        let day = Date(timeIntervalSince1970: 86_400)
+        let lastTested = ["a": day.addingTimeInterval(86_400), "b": day, "d": day]
+
+        // act
+        let chosen = FitnessTestSelection.longestUntested(["a", "b", "c", "d"], lastTested: lastTested, count: 3)
+
+        // verify
+        #expect(chosen == ["c", "b", "d"])
+    }
+}

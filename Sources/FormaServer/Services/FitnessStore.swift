@@ -18,8 +18,6 @@ struct FitnessStore {
     let catalog: ExerciseCatalog
 
     static let codec = WorkoutStore.codec
-    /// A fitness test holds 1 to 10 exercises.
-    static let exerciseCountRange = 1...10
 
     // MARK: Tracking
 
@@ -129,31 +127,12 @@ struct FitnessStore {
         case (nil, nil):
             throw InputError.invalid(field: "exerciseIds", "give the exercises to test, or count to let Forma pick them")
         case (let ids?, nil):
-            guard Self.exerciseCountRange.contains(ids.count) else {
-                throw InputError.invalid(field: "exerciseIds", "must hold 1 to 10 exercises, not \(ids.count)")
-            }
-            var issues: [FieldIssue] = []
-            var seen = Set<String>()
-            for (index, id) in ids.enumerated() {
-                let field = "exerciseIds[\(index)]"
-                if !seen.insert(id).inserted {
-                    issues.append(FieldIssue(field: field, message: "'\(id)' is listed twice"))
-                } else if let exercise = catalog[id] {
-                    if exercise.category != category {
-                        issues.append(FieldIssue(
-                            field: field,
-                            message: "'\(id)' is a \(exercise.category.rawValue) exercise, not \(category.rawValue)"))
-                    } else if !trackedIDs.contains(id) {
-                        issues.append(FieldIssue(field: field, message: "'\(id)' is not tracked; track it first"))
-                    }
-                } else {
-                    issues.append(FieldIssue(field: field, message: "no exercise '\(id)' in the catalogue"))
-                }
-            }
+            let issues = FitnessTestSelection.issues(
+                named: ids, category: category, tracked: trackedIDs, catalog: catalog)
             guard issues.isEmpty else { throw InputError.invalid(issues) }
             return ids
         case (nil, let count?):
-            guard Self.exerciseCountRange.contains(count) else {
+            guard FitnessTestSelection.exerciseCount.contains(count) else {
                 throw InputError.invalid(field: "count", "must be 1 to 10")
             }
             let candidates = tracked.filter { catalog[$0.exerciseID]?.category == category }.map(\.exerciseID)
@@ -164,12 +143,7 @@ struct FitnessStore {
                         + (candidates.count == 1 ? " is" : "s are") + " available; track more or ask for fewer")
             }
             let lastTested = try await lastTestedDates(candidates)
-            let ordered = candidates.enumerated().sorted { lhs, rhs in
-                let left = lastTested[lhs.element] ?? .distantPast
-                let right = lastTested[rhs.element] ?? .distantPast
-                return left != right ? left < right : lhs.offset < rhs.offset
-            }
-            return ordered.prefix(count).map(\.element)
+            return FitnessTestSelection.longestUntested(candidates, lastTested: lastTested, count: count)
         }
     }
 
