@@ -1,3 +1,4 @@
+import FormaAPI
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -20,15 +21,13 @@ struct ProblemMiddleware: ClientMiddleware {
         throw Self.error(status: response.status.code, reason: response.status.reasonPhrase, body: data)
     }
 
+    /// The error for an answer with this status and body, read as the contract's `Problem` schema; a body that is
+    /// not one gives the status's reason phrase.
     static func error(status: Int, reason: String, body: Data) -> FormaError {
-        struct Document: Decodable {
-            var title: String?
-            var detail: String?
-            var errors: [FormaError.FieldProblem]?
-        }
-        let document = try? JSONDecoder().decode(Document.self, from: body)
+        let document = try? JSONDecoder().decode(Components.Schemas.Problem.self, from: body)
         return .server(
-            status: status, title: document?.title ?? reason, detail: document?.detail, fields: document?.errors ?? [])
+            status: status, title: document?.title ?? reason, detail: document?.detail,
+            fields: (document?.errors ?? []).map { FormaError.FieldProblem(field: $0.field, detail: $0.detail) })
     }
 }
 

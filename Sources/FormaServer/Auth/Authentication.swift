@@ -1,7 +1,8 @@
 import FormaCore
 import Fluent
 import Foundation
-import Vapor
+import HTTPTypes
+import OpenAPIRuntime
 
 /// A person a request acts for, with the company they belong to.
 struct AuthenticatedUser: Sendable {
@@ -9,23 +10,134 @@ struct AuthenticatedUser: Sendable {
     let company: CompanyModel
     /// The token the request carried; `nil` when it authenticated with an API key and `X-Forma-User`.
     let token: UserTokenModel?
+    let userID: UUID
+    let companyID: UUID
 
-    var userID: UUID {
-        get throws {
-            guard let id = user.id else { throw APIProblem.internalError }
-            return id
+    init(user: UserModel, company: CompanyModel, token: UserTokenModel?) throws(ServiceError) {
+        guard let userID = user.id, let companyID = company.id else {
+            throw .broken("a stored user or company has no id")
         }
+        self.user = user
+        self.company = company
+        self.token = token
+        self.userID = userID
+        self.companyID = companyID
+    }
+}
+
+/// Who a request is from, as the authentication middleware resolved it for the operation being served.
+///
+/// Handed to the handler the way swift-openapi-generator's auth-middleware example hands on its user: a task-local
+/// value set by ``AuthenticationMiddleware`` around the rest of the chain, read with ``person()`` or ``company()``.
+struct Caller: Sendable {
+    /// The person the request acts for, for operations that need one.
+    var person: AuthenticatedUser?
+    /// The company whose API key the request carries, for company operations.
+    var company: CompanyModel?
+
+    @TaskLocal static var current: Caller?
+
+    /// The person of the current request.
+    ///
+    /// - Throws: ``ServiceError/broken(_:)`` when the operation was not declared as needing a person, a wiring bug.
+    static func person() throws(ServiceError) -> AuthenticatedUser {
+        guard let person = current?.person else { throw .broken("the operation does not resolve a person") }
+        return person
     }
 
-    var companyID: UUID {
-        get throws {
-            guard let id = company.id else { throw APIProblem.internalError }
-            return id
+    /// The company of the current request's API key.
+    static func company() throws(ServiceError) -> CompanyModel {
+        guard let company = current?.company else { throw .broken("the operation does not resolve a company") }
+        return company
+    }
+}
+
+/// Resolves the credentials of every OpenAPI request once, before the handler runs, from what its operation
+/// needs: nothing, a company API key, or a person (a user token, or an API key with the host's user id).
+///
+/// Operations are public or company-level only when listed here; any other operation, including one added later,
+/// needs a person. openapi.yaml's `security` says the same per operation, and a test holds the two together.
+struct AuthenticationMiddleware: ServerMiddleware {
+    enum Requirement: Sendable, Equatable {
+        /// Public: credentials are not read.
+        case none
+        /// `X-Forma-Key`.
+        case company
+        /// A user token, or `X-Forma-Key` with `X-Forma-User`.
+        case person
+        /// A user token in `Authorization` (sign-out revokes it).
+        case bearerToken
+    }
+
+    static let requirements: [String: Requirement] = [
+        "getHealth": .none, "listExercises": .none, "getExercise": .none, "getCatalogFacets": .none,
+        "createAccount": .none, "login": .none,
+        "createSession": .company, "getCompany": .company, "setAllowedOrigins": .company,
+        "logout": .bearerToken,
+    ]
+
+    static func requirement(of operationID: String) -> Requirement {
+        requirements[operationID] ?? .person
+    }
+
+    let databases: DatabasePool
+    let clock: FormaClock
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        metadata: ServerRequestMetadata,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let requirement = Self.requirement(of: operationID)
+        guard requirement != .none else { return try await next(request, body, metadata) }
+        let database = try databases.database()
+        let credentials = Credentials(request.headerFields)
+        var caller = Caller()
+        switch requirement {
+        case .none:
+            break
+        case .company:
+            guard let key = credentials.apiKey else { throw AuthenticationError.missingAPIKey }
+            caller.company = try await Authentication.company(forKey: key, on: database)
+        case .bearerToken:
+            guard credentials.bearerToken != nil else { throw AuthenticationError.missingBearerToken }
+            caller.person = try await Authentication.person(credentials, now: clock.now, on: database)
+        case .person:
+            caller.person = try await Authentication.person(credentials, now: clock.now, on: database)
+        }
+        return try await Caller.$current.withValue(caller) {
+            try await next(request, body, metadata)
         }
     }
 }
 
-/// Who a request is from: resolves API keys and user tokens to companies and people.
+/// The credentials a request carries, read from its headers.
+struct Credentials: Sendable {
+    var bearerToken: String?
+    var apiKey: String?
+    var hostUserID: String?
+
+    init(bearerToken: String? = nil, apiKey: String? = nil, hostUserID: String? = nil) {
+        self.bearerToken = bearerToken
+        self.apiKey = apiKey
+        self.hostUserID = hostUserID
+    }
+
+    init(_ headers: HTTPFields) {
+        if let authorization = headers[.authorization] {
+            let parts = authorization.split(separator: " ")
+            if parts.count == 2, parts[0].lowercased() == "bearer" {
+                bearerToken = String(parts[1])
+            }
+        }
+        apiKey = HTTPField.Name(Authentication.apiKeyHeader).flatMap { headers[$0] }
+        hostUserID = HTTPField.Name(Authentication.hostUserHeader).flatMap { headers[$0] }
+    }
+}
+
+/// Resolves API keys and user tokens to companies and people.
 ///
 /// Every lookup is scoped: a key names exactly one company, a token exactly one person in one company, and a host
 /// user id is only ever looked up inside the key's company.
@@ -33,17 +145,12 @@ enum Authentication {
     static let apiKeyHeader = "X-Forma-Key"
     static let hostUserHeader = "X-Forma-User"
 
-    /// The company whose API key the request carries in `X-Forma-Key`.
+    /// The company whose API key this is.
     ///
-    /// - Throws: 401 when the key is missing, malformed, unknown or revoked.
-    static func company(for request: Request) async throws -> CompanyModel {
-        guard let key = request.headers.first(name: apiKeyHeader), !key.isEmpty else {
-            throw APIProblem.unauthorized("send the company API key in the \(apiKeyHeader) header")
-        }
-        return try await company(forKey: key, on: request.db)
-    }
-
+    /// - Throws: ``AuthenticationError/missingAPIKey`` for an empty key, ``AuthenticationError/invalidAPIKey`` for
+    ///   a malformed, unknown or revoked one.
     static func company(forKey key: String, on database: any Database) async throws -> CompanyModel {
+        guard !key.isEmpty else { throw AuthenticationError.missingAPIKey }
         guard Secret.looksLike(key, .apiKey),
             let record = try await APIKeyModel.query(on: database)
                 .filter(\.$keyHash == Secret.digest(key))
@@ -51,42 +158,44 @@ enum Authentication {
                 .with(\.$company)
                 .first()
         else {
-            throw APIProblem.unauthorized("the API key is not valid or has been revoked")
+            throw AuthenticationError.invalidAPIKey
         }
         return record.company
     }
 
-    /// The person the request acts for: from `Authorization: Bearer <token>`, or from `X-Forma-Key` with
-    /// `X-Forma-User` (creating that host user on first sight).
+    /// The person the credentials act for: from a bearer token, or from an API key with a host user id (creating
+    /// that host user on first sight).
     ///
-    /// - Throws: 401 for missing, unknown, revoked or expired credentials; 403 when a token and a key of different
-    ///   companies are sent together; 422 for a malformed host user id.
-    static func user(for request: Request) async throws -> AuthenticatedUser {
-        let now = request.application.formaClock.now
-        if let bearer = request.headers.bearerAuthorization?.token {
-            let authenticated = try await user(forToken: bearer, now: now, on: request.db)
-            if let key = request.headers.first(name: apiKeyHeader) {
-                let company = try await company(forKey: key, on: request.db)
-                guard company.id == authenticated.company.id else {
-                    throw APIProblem.forbidden("the token and the API key belong to different companies")
-                }
+    /// - Throws: ``AuthenticationError`` for missing, unknown, revoked or expired credentials, or a token and a key
+    ///   of different companies; ``InputError/invalid(_:)`` for a malformed host user id.
+    static func person(_ credentials: Credentials, now: Date, on database: any Database) async throws
+        -> AuthenticatedUser
+    {
+        if let bearer = credentials.bearerToken {
+            let authenticated = try await user(forToken: bearer, now: now, on: database)
+            if let key = credentials.apiKey {
+                let company = try await company(forKey: key, on: database)
+                guard company.id == authenticated.companyID else { throw AuthenticationError.companiesDiffer }
             }
             return authenticated
         }
-        if request.headers.first(name: apiKeyHeader) != nil {
-            let company = try await company(for: request)
-            guard let rawUserID = request.headers.first(name: hostUserHeader) else {
-                throw APIProblem.unauthorized(
-                    "with \(apiKeyHeader), send the host app's user id in \(hostUserHeader), or use a user token")
+        if let key = credentials.apiKey {
+            let company = try await company(forKey: key, on: database)
+            guard let rawUserID = credentials.hostUserID else { throw AuthenticationError.missingHostUser }
+            let externalID: String
+            switch HostUserID.validate(rawUserID, field: hostUserHeader) {
+            case .success(let valid): externalID = valid
+            case .failure(let issue): throw InputError.invalid([issue])
             }
-            let externalID = try HostUserID.validate(rawUserID, field: hostUserHeader)
-            let user = try await hostUser(externalID: externalID, in: company, on: request.db)
-            return AuthenticatedUser(user: user, company: company, token: nil)
+            let user = try await hostUser(externalID: externalID, in: company, on: database)
+            return try AuthenticatedUser(user: user, company: company, token: nil)
         }
-        throw APIProblem.unauthorized(
-            "send a user token as 'Authorization: Bearer <token>', or \(apiKeyHeader) with \(hostUserHeader)")
+        throw AuthenticationError.missingCredentials
     }
 
+    /// The person a user token belongs to.
+    ///
+    /// - Throws: ``AuthenticationError/invalidToken`` or ``AuthenticationError/expiredToken``.
     static func user(forToken token: String, now: Date, on database: any Database) async throws -> AuthenticatedUser {
         guard Secret.looksLike(token, .userToken),
             let record = try await UserTokenModel.query(on: database)
@@ -94,12 +203,10 @@ enum Authentication {
                 .with(\.$user, { $0.with(\.$company) })
                 .first()
         else {
-            throw APIProblem.unauthorized("the token is not valid or has been revoked")
+            throw AuthenticationError.invalidToken
         }
-        guard record.expiresAt > now else {
-            throw APIProblem.unauthorized("the token has expired; sign in or create a new session")
-        }
-        return AuthenticatedUser(user: record.user, company: record.user.company, token: record)
+        guard record.expiresAt > now else { throw AuthenticationError.expiredToken }
+        return try AuthenticatedUser(user: record.user, company: record.user.company, token: record)
     }
 
     /// The host app's user with this id in this company, created if the company has not seen it before.
@@ -150,24 +257,5 @@ enum Authentication {
             expiresAt: now.addingTimeInterval(TimeInterval(lifetimeSeconds)))
         try await record.create(on: database)
         return (secret, record)
-    }
-}
-
-/// Rules for the host app's user ids (the seeds' `userId`).
-enum HostUserID {
-    static let maximumLength = 200
-
-    /// The id unchanged, or 422 naming `field`: ids are opaque, so nothing is trimmed or case-folded.
-    static func validate(_ raw: String, field: String) throws -> String {
-        if raw.isEmpty || raw.allSatisfy(\.isWhitespace) {
-            throw APIProblem.validation([FieldIssue(field: field, message: "must not be empty")])
-        }
-        if raw.count > maximumLength {
-            throw APIProblem.validation([FieldIssue(field: field, message: "must be at most \(maximumLength) characters")])
-        }
-        if raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw APIProblem.validation([FieldIssue(field: field, message: "must not contain control characters")])
-        }
-        return raw
     }
 }

@@ -11,7 +11,8 @@ struct LoginThrottle {
     let policy: LoginThrottlePolicy
     let database: any Database
 
-    /// Records an attempt, or refuses it with 429 and the seconds until the window has room again.
+    /// Records an attempt, or refuses it with ``ServiceError/throttled(retryAfterSeconds:reason:)`` and the seconds
+    /// until the window has room again.
     func admit(companyID: UUID, emailKey: String, remoteAddress: String?, now: Date) async throws -> LoginAttemptModel {
         // The window is (now - window, now]: an attempt exactly `window` seconds old no longer counts.
         let window = TimeInterval(policy.windowSeconds)
@@ -32,9 +33,9 @@ struct LoginThrottle {
             .all(\.$attemptedAt)
         if let wait = waitSeconds(earlier: forAccount, limit: policy.maximumFailuresPerAccount, window: window, now: now) {
             try await attempt.delete(on: database)
-            throw APIProblem.tooManyRequests(
+            throw ServiceError.throttled(
                 retryAfterSeconds: wait,
-                detail: "too many failed sign-ins for this email; try again in \(wait) seconds")
+                reason: "too many failed sign-ins for this email; try again in \(wait) seconds")
         }
         if let remoteAddress {
             let forAddress = try await LoginAttemptModel.query(on: database)
@@ -47,9 +48,9 @@ struct LoginThrottle {
                 earlier: forAddress, limit: policy.maximumFailuresPerAddress, window: window, now: now)
             {
                 try await attempt.delete(on: database)
-                throw APIProblem.tooManyRequests(
+                throw ServiceError.throttled(
                     retryAfterSeconds: wait,
-                    detail: "too many failed sign-ins from this address; try again in \(wait) seconds")
+                    reason: "too many failed sign-ins from this address; try again in \(wait) seconds")
             }
         }
         return attempt

@@ -35,22 +35,7 @@ extension Application {
         set { storage[ConfigurationKey.self] = newValue }
     }
 
-    private struct DecoyHashKey: StorageKey {
-        typealias Value = DecoyPasswordHash
-    }
-
-    /// Holder of the decoy hash; set up by `configure`, computed on first use.
-    var formaDecoyPasswordHash: DecoyPasswordHash {
-        get {
-            guard let decoy = storage[DecoyHashKey.self] else {
-                fatalError("configure(_:configuration:) must run before passwords are checked")
-            }
-            return decoy
-        }
-        set { storage[DecoyHashKey.self] = newValue }
-    }
-
-    /// The clock every expiry and throttle decision reads.
+    /// The clock of the live endpoint; the API handler holds its own (the same one, from `configure`).
     public var formaClock: FormaClock {
         get { storage[ClockKey.self] ?? .system }
         set { storage[ClockKey.self] = newValue }

@@ -1,3 +1,4 @@
+import FormaCore
 import Foundation
 import Logging
 

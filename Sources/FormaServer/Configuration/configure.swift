@@ -12,8 +12,14 @@ import Vapor
 ///
 /// The `forma` binary and the tests both build their application through this one function. It does not run
 /// migrations; call ``migrate(_:)`` (the binary does on `serve` and `migrate`).
-/// - Throws: When the data directory cannot be created or the database URL is malformed.
-public func configure(_ app: Application, configuration: ServerConfiguration, clock: FormaClock = .system) async throws {
+/// - Parameters:
+///   - clock: Every "now" the server reads; tests pass one they can move.
+///   - random: The server's random choices (seeds of generated workouts); tests pass a seeded one.
+/// - Throws: When the data directory cannot be created, the database URL is malformed or the bundled catalogue
+///   cannot be loaded.
+public func configure(
+    _ app: Application, configuration: ServerConfiguration, clock: FormaClock = .system, random: RandomSource = .system
+) async throws {
     app.formaConfiguration = configuration
     app.formaClock = clock
     app.logger = Logger(label: "forma")
@@ -36,17 +42,23 @@ public func configure(_ app: Application, configuration: ServerConfiguration, cl
     app.migrations.add(formaMigrations(configuration: configuration))
 
     app.passwords.use(.bcrypt(cost: configuration.bcryptCost))
-    app.formaDecoyPasswordHash = DecoyPasswordHash()
 
     app.middleware = Middlewares()
     app.middleware.use(RequestLogMiddleware())
+    app.middleware.use(NoSniffMiddleware())
     app.middleware.use(ProblemErrorMiddleware())
-    app.middleware.use(RequestContextMiddleware())
+    app.middleware.use(MethodNotAllowedMiddleware())
+    app.middleware.use(RequestScopeMiddleware())
     // Non-OpenAPI routes that collect their bodies (none read one today) stay within the JSON limit too.
     app.routes.defaultMaxBodySize = ByteCount(integerLiteral: configuration.maximumJSONBodyBytes)
 
+    // The handler holds everything it uses, built once here.
+    let databases = DatabasePool(databases: app.databases, eventLoopGroup: app.eventLoopGroup, logger: app.logger)
+    let handler = FormaAPIHandler(
+        databases: databases, engine: try WorkoutEngine.bundled(), configuration: configuration, clock: clock,
+        random: random, passwords: PasswordService(hasher: app.password.async, decoy: DecoyPasswordHash()))
     let transport = VaporTransport(routesBuilder: app)
-    try FormaAPIHandler().registerHandlers(
+    try handler.registerHandlers(
         on: transport,
         middlewares: [
             APIErrorMiddleware(),
@@ -58,6 +70,10 @@ public func configure(_ app: Application, configuration: ServerConfiguration, cl
                     "recordMotionTest": configuration.maximumMotionBodyBytes,
                     "recordFitnessTestExercise": configuration.maximumMotionBodyBytes,
                 ]),
+            ContentTypeMiddleware(),
+            // After the body checks, so an oversized or untyped body is refused before any credential is looked up.
+            AuthenticationMiddleware(databases: databases, clock: clock),
+            PatchNullMiddleware(),
         ])
     app.registerMetricsRoute()
     LiveEndpoint.register(on: app)

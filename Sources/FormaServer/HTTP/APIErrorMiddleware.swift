@@ -17,8 +17,8 @@ struct APIErrorMiddleware: ServerMiddleware {
             return try await next(request, body, metadata)
         } catch {
             let hasBody = request.method == .post || request.method == .put || request.method == .patch
-            let problem = APIProblem.translating(error, requestHasBody: hasBody)
-            let logger = RequestContext.current?.logger ?? Logger(label: "forma.http")
+            let problem = APIProblem(error, requestHasBody: hasBody)
+            let logger = RequestScope.current?.logger ?? Logger(label: "forma.http")
             if problem.status >= 500 {
                 logger.error(
                     "request failed",

@@ -4,33 +4,137 @@ import HTTPTypes
 import OpenAPIRuntime
 
 extension APIProblem {
-    /// The problem to answer for any error thrown while serving an OpenAPI operation.
+    /// The problem to answer for any error thrown while serving a request: the one place where Forma's domain errors
+    /// become HTTP.
     ///
     /// Decoding failures become 400 (malformed JSON, or a bad parameter on a request without a body) or 422 (a body
     /// field of the wrong type, missing or null), naming the field by its JSON path. Errors the OpenAPI runtime
-    /// classifies itself keep its status (415 for a wrong content type, for example). Anything else is a 500.
-    static func translating(_ error: any Error, requestHasBody: Bool) -> APIProblem {
-        if let problem = error as? APIProblem { return problem }
-        if let serverError = error as? ServerError {
-            if let problem = serverError.underlyingError as? APIProblem { return problem }
-            if let decoding = serverError.underlyingError as? DecodingError {
-                return translating(decoding, requestHasBody: requestHasBody, query: serverError.request.query)
+    /// classifies itself keep its status (415 for a wrong content type, for example). Anything unknown is a 500.
+    init(_ error: any Error, requestHasBody: Bool) {
+        switch error {
+        case let problem as APIProblem: self = problem
+        case let error as InputError: self = Self.problem(for: error)
+        case let error as AuthenticationError: self = Self.problem(for: error)
+        case let error as NotFoundError: self = .notFound(Self.detail(for: error))
+        case let error as StateError: self = Self.problem(for: error)
+        case let error as ServiceError: self = Self.problem(for: error)
+        case let error as WorkoutGenerationError: self = Self.problem(for: error)
+        case let error as CompanyError: self = .validation([FieldIssue(field: "company", message: error.message)])
+        case let error as DecodingError: self = Self.translating(error, requestHasBody: requestHasBody, query: nil)
+        case let serverError as ServerError:
+            if let underlying = serverError.underlyingError as? DecodingError {
+                self = Self.translating(underlying, requestHasBody: requestHasBody, query: serverError.request.query)
+            } else {
+                // A handler's error keeps its own answer; what the runtime refused keeps the runtime's status.
+                let mapped = APIProblem(serverError.underlyingError, requestHasBody: requestHasBody)
+                self = mapped.status == 500 ? Self.runtimeProblem(serverError) : mapped
             }
-            let status = Int(serverError.httpStatus.code)
-            if (400..<500).contains(status) {
-                switch status {
-                case 415:
-                    return .unsupportedMediaType(serverError.causeDescription)
-                default:
-                    return .badRequest(serverError.causeDescription)
-                }
+        default: self = .internalError
+        }
+    }
+
+    /// What the OpenAPI runtime itself refused (a wrong content type, a missing parameter), with its status.
+    private static func runtimeProblem(_ serverError: ServerError) -> APIProblem {
+        switch Int(serverError.httpStatus.code) {
+        case 415: .unsupportedMediaType(serverError.causeDescription)
+        case 400..<500: .badRequest(serverError.causeDescription)
+        default: .internalError
+        }
+    }
+
+    private static func problem(for error: InputError) -> APIProblem {
+        switch error {
+        case .invalid(let issues): .validation(issues)
+        case .badParameter(let issue): .badRequest(issue.message, field: issue.field)
+        case .unsupportedMediaType(let detail): .unsupportedMediaType(detail)
+        }
+    }
+
+    private static func problem(for error: AuthenticationError) -> APIProblem {
+        let key = Authentication.apiKeyHeader
+        let user = Authentication.hostUserHeader
+        switch error {
+        case .missingCredentials:
+            return .unauthorized("send a user token as 'Authorization: Bearer <token>', or \(key) with \(user)")
+        case .missingAPIKey: return .unauthorized("send the company API key in the \(key) header")
+        case .missingHostUser:
+            return .unauthorized("with \(key), send the host app's user id in \(user), or use a user token")
+        case .missingBearerToken: return .unauthorized("send the token to revoke as 'Authorization: Bearer <token>'")
+        case .invalidAPIKey: return .unauthorized("the API key is not valid or has been revoked")
+        case .invalidToken: return .unauthorized("the token is not valid or has been revoked")
+        case .expiredToken: return .unauthorized("the token has expired; sign in or create a new session")
+        case .wrongEmailOrPassword: return .unauthorized("the email or the password is wrong")
+        case .companiesDiffer: return .forbidden("the token and the API key belong to different companies")
+        case .otherCompany(let name): return .forbidden("the API key belongs to another company than '\(name)'")
+        }
+    }
+
+    /// The detail of a 404, in the words docs/errors.md shows.
+    static func detail(for error: NotFoundError) -> String {
+        switch error {
+        case .exercise(let id): "no exercise has the id '\(id)'"
+        case .trackedExercise(let id): "no exercise '\(id)'"
+        case .workout(let id): "no workout '\(id)'"
+        case .plan(let id): "no plan '\(id)'"
+        case .planEnrolment(let planID): "you are not enrolled in plan '\(planID)'"
+        case .fitnessTest(let id): "no fitness test '\(id)'"
+        case .fitnessTestExercise(let testID, let exerciseID): "fitness test '\(testID)' has no exercise '\(exerciseID)'"
+        case .avatar: "no profile picture has been uploaded"
+        }
+    }
+
+    private static func problem(for error: StateError) -> APIProblem {
+        switch error {
+        case .emailTaken:
+            return .conflict("an account with this email already exists; sign in instead", field: "email")
+        case .workoutInProgress:
+            return APIProblem(
+                status: 409, kind: "workout-in-progress", title: "Workout already in progress",
+                detail: "finish, save or quit the workout in progress before starting another")
+        case .workoutBeingDone: return .conflict("the workout is in progress; quit or save it before deleting it")
+        case .invalidAction(let reason):
+            return APIProblem(status: 409, kind: "invalid-action", title: "Action is invalid", detail: reason)
+        case .notEnrolled(let planID): return .conflict("enrol in plan '\(planID)' before doing its sessions")
+        case .sessionLocked(let sessionID, let level, let unlocked):
+            return .conflict(
+                "session '\(sessionID)' belongs to level \(level), which is locked: finish level \(unlocked) first",
+                field: "sessionId")
+        case .fitnessTestComplete:
+            return APIProblem(
+                status: 409, kind: "invalid-action", title: "Action is invalid",
+                detail: "this fitness test is already complete; start a new one")
+        }
+    }
+
+    private static func problem(for error: ServiceError) -> APIProblem {
+        switch error {
+        case .storageFailed(let message): .serviceUnavailable(message, retryAfterSeconds: 2)
+        case .databaseUnavailable: .serviceUnavailable("the server is stopping; try again")
+        case .databaseNotAnswering: .serviceUnavailable("the database does not answer")
+        case .noDefaultCompany: .serviceUnavailable("the instance has no default company; run `forma migrate`")
+        case .throttled(let seconds, let reason): .tooManyRequests(retryAfterSeconds: seconds, detail: reason)
+        case .broken: .internalError
+        }
+    }
+
+    /// The problem for a request the generator refused.
+    private static func problem(for error: WorkoutGenerationError) -> APIProblem {
+        switch error {
+        case .invalidRequest(let invalid):
+            return .validation([FieldIssue(
+                field: WorkoutRequestMapping.apiField(invalid.field), message: WorkoutRequestMapping.message(for: invalid))])
+        case .impossible(let impossibility):
+            let issues = impossibility.suggestions.map {
+                FieldIssue(
+                    field: WorkoutRequestMapping.apiField($0.field), message: WorkoutRequestMapping.message(for: $0))
             }
-            return .internalError
+            let remedy = issues.isEmpty
+                ? "no single change is enough: relax several fields"
+                : "to fix it, " + issues.map(\.message).joined(separator: ", or ")
+            return APIProblem(
+                status: 422, kind: "workout-impossible", title: "No workout fits this request",
+                detail: impossibility.problem + "; " + remedy, issues: issues)
         }
-        if let decoding = error as? DecodingError {
-            return translating(decoding, requestHasBody: requestHasBody, query: nil)
-        }
-        return .internalError
     }
 
     private static func translating(_ error: DecodingError, requestHasBody: Bool, query: [(String, String)]?)
@@ -55,8 +159,7 @@ extension APIProblem {
         case .typeMismatch(let type, let context):
             var field = path(context.codingPath)
             if field.isEmpty, let query {
-                // The runtime decodes query parameters without a coding path; find the one that does not parse.
-                field = query.first { !parses($0.1, as: type) }?.0 ?? ""
+                field = queryParameter(failingToParseAs: type, in: query) ?? ""
             }
             issue = FieldIssue(field: field, message: "must be \(describe(type))")
         case .valueNotFound(let type, let context):
@@ -73,6 +176,26 @@ extension APIProblem {
             return .validation([issue])
         }
         return .badRequest(issue.message, field: issue.field)
+    }
+
+    /// The query parameters openapi.yaml declares as integers and as booleans (a test holds these to the contract).
+    static let integerQueryParameters: Set<String> = ["page", "perPage", "limit", "weeks", "seconds"]
+    static let booleanQueryParameters: Set<String> = ["primaryOnly"]
+
+    /// The query parameter the runtime could not read as `type`.
+    ///
+    /// The runtime decodes query parameters without a coding path, so the culprit is found again here: among the
+    /// values that do not parse, a parameter the contract types as `type` comes first (in
+    /// `status=completed&limit=99999999999999999999` it is `limit`, not the string parameter `status`).
+    private static func queryParameter(failingToParseAs type: Any.Type, in query: [(String, String)]) -> String? {
+        let failing = query.filter { !parses($0.1, as: type) }.map(\.0)
+        let typed: Set<String> =
+            switch type {
+            case is Int.Type, is Int64.Type, is Int32.Type: integerQueryParameters
+            case is Bool.Type: booleanQueryParameters
+            default: []
+            }
+        return failing.first(where: typed.contains) ?? failing.first
     }
 
     /// Whether a query value reads as a scalar of this type, as the OpenAPI runtime would read it.

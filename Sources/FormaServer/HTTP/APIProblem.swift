@@ -1,3 +1,4 @@
+import FormaAPI
 import FormaCore
 import Foundation
 import HTTPTypes
@@ -5,8 +6,9 @@ import OpenAPIRuntime
 
 /// An error that the HTTP edge answers with an RFC 9457 problem document (`application/problem+json`).
 ///
-/// Handlers throw these; ``APIErrorMiddleware`` and ``ProblemErrorMiddleware`` turn them, and every other error,
-/// into responses. `kind` becomes the `type` URI `urn:forma:problem:<kind>`; docs/errors.md lists the kinds.
+/// Only the edge makes these: ``APIProblem/init(_:requestHasBody:query:)`` maps the domain errors stores and handlers
+/// throw, and ``APIErrorMiddleware`` and ``ProblemErrorMiddleware`` send the result. `kind` becomes the `type` URI
+/// `urn:forma:problem:<kind>`; docs/errors.md lists the kinds.
 struct APIProblem: Error, Sendable, CustomStringConvertible {
     var status: Int
     var kind: String
@@ -30,35 +32,20 @@ struct APIProblem: Error, Sendable, CustomStringConvertible {
 
     var description: String { "\(status) \(title)" + (detail.map { ": \($0)" } ?? "") }
 
-    /// The document sent on the wire.
-    var document: ProblemDocument {
-        ProblemDocument(
-            type: "urn:forma:problem:\(kind)", title: title, status: status, detail: detail,
+    /// The document sent on the wire: the contract's `Problem` schema.
+    var document: Components.Schemas.Problem {
+        Components.Schemas.Problem(
+            _type: "urn:forma:problem:\(kind)", title: title, status: status, detail: detail,
             field: issues.first?.field,
             errors: issues.isEmpty ? nil : issues.map { .init(field: $0.field, detail: $0.message) })
     }
 
     /// The encoded document.
     var body: Data {
-        (try? ProblemDocument.encoder.encode(document)) ?? Data("{\"status\":\(status)}".utf8)
-    }
-}
-
-/// The JSON body of a problem response (RFC 9457, with Forma's `field` and `errors` extensions).
-struct ProblemDocument: Codable, Sendable, Equatable {
-    struct FieldError: Codable, Sendable, Equatable {
-        var field: String
-        var detail: String
+        (try? Self.encoder.encode(document)) ?? Data("{\"status\":\(status)}".utf8)
     }
 
-    var type: String
-    var title: String
-    var status: Int
-    var detail: String?
-    var field: String?
-    var errors: [FieldError]?
-
-    static let encoder: JSONEncoder = {
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
@@ -139,7 +126,7 @@ extension APIProblem: HTTPResponseConvertible {
 
     var httpHeaderFields: HTTPFields {
         var fields = HTTPFields()
-        fields[.contentType] = ProblemDocument.mediaType
+        fields[.contentType] = Self.mediaType
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
             if let fieldName = HTTPField.Name(name) { fields[fieldName] = value }
         }

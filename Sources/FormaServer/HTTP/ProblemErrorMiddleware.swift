@@ -9,16 +9,16 @@ struct ProblemErrorMiddleware: AsyncMiddleware {
         } catch {
             let problem: APIProblem
             switch error {
-            case let apiProblem as APIProblem:
-                problem = apiProblem
             case let abort as any AbortError:
                 let status = Int(abort.status.code)
                 problem = APIProblem(
                     status: status, kind: status == 404 ? "not-found" : "http-\(status)",
                     title: abort.status.reasonPhrase, detail: abort.reason)
             default:
-                request.logger.error("request failed", metadata: ["error": .string(String(reflecting: error))])
-                problem = .internalError
+                problem = APIProblem(error, requestHasBody: false)
+                if problem.status >= 500 {
+                    request.logger.error("request failed", metadata: ["error": .string(String(reflecting: error))])
+                }
             }
             var headers = HTTPHeaders()
             headers.contentType = HTTPMediaType(type: "application", subType: "problem+json")

@@ -2,8 +2,8 @@ import Crypto
 import FormaAPI
 import FormaCore
 import Fluent
+import Foundation
 import OpenAPIRuntime
-import Vapor
 
 extension FormaAPIHandler {
     /// Clients may keep the picture but must revalidate it with `If-None-Match` before each use; the answer is
@@ -11,11 +11,10 @@ extension FormaAPIHandler {
     static let avatarCacheControl = "private, no-cache"
 
     func getAvatar(_ input: Operations.GetAvatar.Input) async throws -> Operations.GetAvatar.Output {
-        let request = try RequestContext.require()
-        let me = try await Authentication.user(for: request)
-        guard let avatar = try await AvatarModel.query(on: request.db).filter(\.$user.$id == me.userID).first()
+        let me = try Caller.person()
+        guard let avatar = try await AvatarModel.query(on: try database()).filter(\.$user.$id == me.userID).first()
         else {
-            throw APIProblem.notFound("no profile picture has been uploaded")
+            throw NotFoundError.avatar
         }
         if let condition = input.headers.ifNoneMatch, Self.entityTag(avatar.etag, matchesAnyOf: condition) {
             return .notModified(.init(headers: .init(eTag: avatar.etag, cacheControl: Self.avatarCacheControl)))
@@ -31,9 +30,7 @@ extension FormaAPIHandler {
     }
 
     func uploadAvatar(_ input: Operations.UploadAvatar.Input) async throws -> Operations.UploadAvatar.Output {
-        let request = try RequestContext.require()
-        let me = try await Authentication.user(for: request)
-        let configuration = request.application.formaConfiguration
+        let me = try Caller.person()
         let body: HTTPBody
         switch input.body {
         case .png(let bytes), .jpeg(let bytes), .binary(let bytes): body = bytes
@@ -44,19 +41,19 @@ extension FormaAPIHandler {
         do {
             probe = try ImageProbe.inspect(data)
         } catch .unrecognised {
-            throw APIProblem.unsupportedMediaType("the picture must be a PNG or JPEG image (judged by its bytes)")
+            throw InputError.unsupportedMediaType("the picture must be a PNG or JPEG image (judged by its bytes)")
         } catch {
-            throw APIProblem.validation([FieldIssue(field: "body", message: error.description)])
+            throw InputError.invalid(field: "body", error.description)
         }
         let limit = configuration.maximumAvatarPixels
         guard probe.width <= limit, probe.height <= limit else {
-            throw APIProblem.validation([FieldIssue(
-                field: "body", message: "the picture is \(probe.width)×\(probe.height) pixels; at most \(limit) a side")])
+            throw InputError.invalid(
+                field: "body", "the picture is \(probe.width)×\(probe.height) pixels; at most \(limit) a side")
         }
         let digest = SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined()
         let etag = "\"\(digest)\""
-        let userID = try me.userID
-        try await request.db.transaction { transaction in
+        let userID = me.userID
+        try await database().transaction { transaction in
             let avatar = try await AvatarModel.query(on: transaction).filter(\.$user.$id == userID).first()
                 ?? AvatarModel()
             avatar.$user.id = userID
@@ -74,9 +71,8 @@ extension FormaAPIHandler {
     }
 
     func deleteAvatar(_ input: Operations.DeleteAvatar.Input) async throws -> Operations.DeleteAvatar.Output {
-        let request = try RequestContext.require()
-        let me = try await Authentication.user(for: request)
-        try await AvatarModel.query(on: request.db).filter(\.$user.$id == me.userID).delete()
+        let me = try Caller.person()
+        try await AvatarModel.query(on: try database()).filter(\.$user.$id == me.userID).delete()
         return .noContent(.init())
     }
 

@@ -4,13 +4,12 @@ import FormaCore
 import FormaMotion
 import Foundation
 import SQLKit
-import Vapor
 
 extension FormaAPIHandler {
     func getChallengeLeaderboard(_ input: Operations.GetChallengeLeaderboard.Input) async throws
         -> Operations.GetChallengeLeaderboard.Output
     {
-        let (request, me) = try await Self.caller()
+        let me = try Caller.person()
         let query = input.query
         var issues: [FieldIssue] = []
         let exercise = PoseExercises.named(query.exercise)?.id
@@ -24,12 +23,12 @@ extension FormaAPIHandler {
         }
         let limit = query.limit ?? 10
         if !(1...100).contains(limit) { issues.append(.init(field: "limit", message: "must be 1 to 100")) }
-        guard issues.isEmpty, let exercise else { throw APIProblem.validation(issues) }
+        guard issues.isEmpty, let exercise else { throw InputError.invalid(issues) }
 
         let board = ChallengeBoard(
-            database: request.db, companyID: try me.companyID, exercise: exercise, seconds: query.seconds)
+            database: try database(), companyID: me.companyID, exercise: exercise, seconds: query.seconds)
         let ranked = try await board.ranking()
-        let myID = try me.userID
+        let myID = me.userID
         let names = try await board.names(of: ranked.prefix(limit).map(\.userID) + [myID])
         func entry(_ row: ChallengeBoard.Row) -> Components.Schemas.LeaderboardEntry {
             .init(
@@ -56,31 +55,21 @@ struct ChallengeBoard {
     let exercise: String
     let seconds: Int
 
-    /// Everyone's best, highest first; equal scores share a rank (1, 2, 2, 4) and are ordered by who got there first.
+    /// Everyone's best, ranked by FormaCore's ``Leaderboard``.
     func ranking() async throws -> [Row] {
         let scores = try await ChallengeScoreModel.query(on: database)
             .filter(\.$companyID == companyID)
             .filter(\.$poseExercise == exercise)
             .filter(\.$seconds == seconds)
             .all()
-        var best: [UUID: (reps: Int, at: Date)] = [:]
-        for score in scores {
-            if let current = best[score.userID],
-                current.reps > score.reps || (current.reps == score.reps && current.at <= score.createdAt)
-            {
-                continue
+        let ranked = Leaderboard.rank(scores.map {
+            Leaderboard.Score(person: $0.userID.uuidString, reps: $0.reps, achievedAt: $0.createdAt)
+        })
+        return ranked.compactMap { entry in
+            UUID(uuidString: entry.person).map {
+                Row(userID: $0, reps: entry.reps, achievedAt: entry.achievedAt, rank: entry.rank)
             }
-            best[score.userID] = (score.reps, score.createdAt)
         }
-        let ordered = best.map { Row(userID: $0.key, reps: $0.value.reps, achievedAt: $0.value.at, rank: 0) }
-            .sorted { ($0.reps, $1.achievedAt, $0.userID.uuidString) > ($1.reps, $0.achievedAt, $1.userID.uuidString) }
-        var rows: [Row] = []
-        for (index, row) in ordered.enumerated() {
-            var ranked = row
-            ranked.rank = index > 0 && rows[index - 1].reps == row.reps ? rows[index - 1].rank : index + 1
-            rows.append(ranked)
-        }
-        return rows
     }
 
     /// Display names of these people (within the company); people without one are left out.

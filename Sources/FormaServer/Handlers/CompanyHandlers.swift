@@ -1,20 +1,17 @@
 import FormaAPI
 import FormaCore
-import Vapor
 
 extension FormaAPIHandler {
     func getCompany(_ input: Operations.GetCompany.Input) async throws -> Operations.GetCompany.Output {
-        let request = try RequestContext.require()
-        let company = try await Authentication.company(for: request)
-        return .ok(.init(body: .json(.init(try await CompanyService.record(company, on: request.db)))))
+        let company = try Caller.company()
+        return .ok(.init(body: .json(.init(try await CompanyService.record(company, on: try database())))))
     }
 
     func setAllowedOrigins(_ input: Operations.SetAllowedOrigins.Input) async throws
         -> Operations.SetAllowedOrigins.Output
     {
-        let request = try RequestContext.require()
-        let company = try await Authentication.company(for: request)
-        guard case .json(let body) = input.body else { throw APIProblem.internalError }
+        let company = try Caller.company()
+        let body = switch input.body { case .json(let body): body }
         var issues: [FieldIssue] = []
         if body.origins.count > CompanyService.maximumOrigins {
             issues.append(FieldIssue(field: "origins", message: "must list at most \(CompanyService.maximumOrigins) origins"))
@@ -22,8 +19,8 @@ extension FormaAPIHandler {
         for (index, origin) in body.origins.enumerated() {
             if case .failure(let issue) = WebOrigin.parse(origin, field: "origins[\(index)]") { issues.append(issue) }
         }
-        guard issues.isEmpty else { throw APIProblem.validation(issues) }
-        let record = try await CompanyService(database: request.db)
+        guard issues.isEmpty else { throw InputError.invalid(issues) }
+        let record = try await CompanyService(database: try database())
             .setAllowedOrigins(companyName: company.name, origins: body.origins)
         return .ok(.init(body: .json(.init(record))))
     }

@@ -2,7 +2,6 @@ import FormaAPI
 import FormaCore
 import FormaMotion
 import Foundation
-import Vapor
 
 /// Fitness tests: motion recordings counted by FormaMotion's inertial engine, tracked exercises, full tests and the
 /// level they lead to (docs/fitness-tests.md).
@@ -10,22 +9,22 @@ extension FormaAPIHandler {
     func recordMotionTest(_ input: Operations.RecordMotionTest.Input) async throws
         -> Operations.RecordMotionTest.Output
     {
-        let (request, me) = try await Self.caller()
-        guard case .json(let body) = input.body else { throw APIProblem.internalError }
-        let store = try Self.fitnessStore(request, me)
+        let me = try Caller.person()
+        let body = switch input.body { case .json(let body): body }
+        let store = try fitnessStore(for: me)
         if let exerciseID = body.exerciseId { _ = try Self.exercise(exerciseID, field: "exerciseId", in: store) }
-        let (recording, analysis) = try Self.analyse(body)
+        let (recording, analysis) = try analyse(body)
         let row = try await store.storeMotionTest(
             analysis, recording: recording, exerciseID: body.exerciseId, recordedAt: body.recordedAt)
-        request.logger.info(
+        logger.info(
             "motion test recorded", metadata: ["reps": "\(row.reps)", "samples": "\(recording.count)"])
         return .created(.init(body: .json(try FitnessMapping.result(row, catalog: store.catalog))))
     }
 
     func listMotionTests(_ input: Operations.ListMotionTests.Input) async throws -> Operations.ListMotionTests.Output {
-        let (request, me) = try await Self.caller()
+        let me = try Caller.person()
         let limit = try Self.limit(input.query.limit)
-        let store = try Self.fitnessStore(request, me)
+        let store = try fitnessStore(for: me)
         let rows = try await store.motionTests(exerciseID: input.query.exerciseId, limit: limit)
         return .ok(.init(body: .json(.init(items: try rows.map { try FitnessMapping.result($0, catalog: store.catalog) }))))
     }
@@ -33,10 +32,10 @@ extension FormaAPIHandler {
     func createFitnessTest(_ input: Operations.CreateFitnessTest.Input) async throws
         -> Operations.CreateFitnessTest.Output
     {
-        let (request, me) = try await Self.caller()
-        guard case .json(let body) = input.body else { throw APIProblem.internalError }
+        let me = try Caller.person()
+        let body = switch input.body { case .json(let body): body }
         let category = try Self.category(body.category)
-        let store = try Self.fitnessStore(request, me)
+        let store = try fitnessStore(for: me)
         let exerciseIDs = try await store.chooseExercises(
             category: category, named: body.exerciseIds, count: body.count)
         let test = try await store.createFitnessTest(category: category, exerciseIDs: exerciseIDs)
@@ -46,9 +45,9 @@ extension FormaAPIHandler {
     func listFitnessTests(_ input: Operations.ListFitnessTests.Input) async throws
         -> Operations.ListFitnessTests.Output
     {
-        let (request, me) = try await Self.caller()
+        let me = try Caller.person()
         let limit = try Self.limit(input.query.limit)
-        let store = try Self.fitnessStore(request, me)
+        let store = try fitnessStore(for: me)
         var items: [Components.Schemas.FitnessTest] = []
         for test in try await store.fitnessTests(limit: limit) {
             items.append(try await FitnessMapping.test(test, store: store))
@@ -57,8 +56,8 @@ extension FormaAPIHandler {
     }
 
     func getFitnessTest(_ input: Operations.GetFitnessTest.Input) async throws -> Operations.GetFitnessTest.Output {
-        let (request, me) = try await Self.caller()
-        let store = try Self.fitnessStore(request, me)
+        let me = try Caller.person()
+        let store = try fitnessStore(for: me)
         let test = try await store.fitnessTest(input.path.id)
         return .ok(.init(body: .json(try await FitnessMapping.test(test, store: store))))
     }
@@ -66,34 +65,33 @@ extension FormaAPIHandler {
     func recordFitnessTestExercise(_ input: Operations.RecordFitnessTestExercise.Input) async throws
         -> Operations.RecordFitnessTestExercise.Output
     {
-        let (request, me) = try await Self.caller()
-        guard case .json(let body) = input.body else { throw APIProblem.internalError }
-        let store = try Self.fitnessStore(request, me)
+        let me = try Caller.person()
+        let body = switch input.body { case .json(let body): body }
+        let store = try fitnessStore(for: me)
         let test = try await store.fitnessTest(input.path.id)
         let exerciseID = input.path.exerciseId
         let planned = try FitnessStore.codec.decoder.decode([String].self, from: test.exerciseIDs)
         guard planned.contains(exerciseID) else {
-            throw APIProblem.notFound("fitness test '\(input.path.id)' has no exercise '\(exerciseID)'")
+            throw NotFoundError.fitnessTestExercise(testID: input.path.id, exerciseID: exerciseID)
         }
         if let named = body.exerciseId, named != exerciseID {
-            throw APIProblem.validation([FieldIssue(
-                field: "exerciseId", message: "is '\(named)', but this recording is for '\(exerciseID)'")])
+            throw InputError.invalid(field: "exerciseId", "is '\(named)', but this recording is for '\(exerciseID)'")
         }
-        let (recording, analysis) = try Self.analyse(body)
-        try await DatabaseFailure.answering("Unable to record the exercise. Please try again.", request) {
+        let (recording, analysis) = try analyse(body)
+        try await answeringStorageFailure("Unable to record the exercise. Please try again.") {
             try await store.record(
                 analysis, recording: recording, exerciseID: exerciseID, recordedAt: body.recordedAt, in: test)
         }
         let fresh = try await store.fitnessTest(input.path.id)
         if fresh.status == FitnessTestStatus.completed.rawValue, let after = fresh.levelAfter {
-            request.logger.info("fitness test completed", metadata: ["level": "\(after)"])
+            logger.info("fitness test completed", metadata: ["level": "\(after)"])
         }
         return .ok(.init(body: .json(try await FitnessMapping.test(fresh, store: store))))
     }
 
     func getFitnessLevel(_ input: Operations.GetFitnessLevel.Input) async throws -> Operations.GetFitnessLevel.Output {
-        let (request, me) = try await Self.caller()
-        let (level, count, last) = try await Self.fitnessStore(request, me).level()
+        let me = try Caller.person()
+        let (level, count, last) = try await fitnessStore(for: me).level()
         return .ok(.init(body: .json(.init(
             level: level.value, name: .init(rawValue: level.name.rawValue) ?? .beginner, testsCompleted: count,
             lastTestAt: last))))
@@ -102,9 +100,9 @@ extension FormaAPIHandler {
     func listTrackedExercises(_ input: Operations.ListTrackedExercises.Input) async throws
         -> Operations.ListTrackedExercises.Output
     {
-        let (request, me) = try await Self.caller()
+        let me = try Caller.person()
         let category = try input.query.category.map { try Self.category($0) }
-        let store = try Self.fitnessStore(request, me)
+        let store = try fitnessStore(for: me)
         let rows = try await store.tracked(category: category)
         let items = rows.compactMap { row -> Components.Schemas.TrackedExercise? in
             guard let exercise = store.catalog[row.exerciseID] else { return nil }
@@ -118,24 +116,24 @@ extension FormaAPIHandler {
     func getExerciseTracking(_ input: Operations.GetExerciseTracking.Input) async throws
         -> Operations.GetExerciseTracking.Output
     {
-        let (request, me) = try await Self.caller()
-        let store = try Self.fitnessStore(request, me)
+        let me = try Caller.person()
+        let store = try fitnessStore(for: me)
         let exercise = try Self.exercise(input.path.exerciseId, field: nil, in: store)
         let row = try await store.tracking(exercise.id)
         return .ok(.init(body: .json(.init(exerciseId: exercise.id, tracked: row != nil, trackedAt: row?.trackedAt))))
     }
 
     func trackExercise(_ input: Operations.TrackExercise.Input) async throws -> Operations.TrackExercise.Output {
-        let (request, me) = try await Self.caller()
-        let store = try Self.fitnessStore(request, me)
+        let me = try Caller.person()
+        let store = try fitnessStore(for: me)
         let exercise = try Self.exercise(input.path.exerciseId, field: nil, in: store)
         let row = try await store.track(exercise.id)
         return .ok(.init(body: .json(.init(exerciseId: exercise.id, tracked: true, trackedAt: row.trackedAt))))
     }
 
     func untrackExercise(_ input: Operations.UntrackExercise.Input) async throws -> Operations.UntrackExercise.Output {
-        let (request, me) = try await Self.caller()
-        let store = try Self.fitnessStore(request, me)
+        let me = try Caller.person()
+        let store = try fitnessStore(for: me)
         let exercise = try Self.exercise(input.path.exerciseId, field: nil, in: store)
         try await store.untrack(exercise.id)
         return .ok(.init(body: .json(.init(exerciseId: exercise.id, tracked: false))))
@@ -143,16 +141,11 @@ extension FormaAPIHandler {
 
     // MARK: Shared steps
 
-    static func fitnessStore(_ request: Request, _ me: AuthenticatedUser) throws -> FitnessStore {
-        FitnessStore(
-            database: request.db, companyID: try me.companyID, userID: try me.userID,
-            now: request.application.formaClock.now, catalog: try WorkoutEngine.shared().catalog)
-    }
-
     /// Checks and analyses a motion recording: FormaMotion's inertial engine, with the body's hint if any.
-    private static func analyse(
+    private func analyse(
         _ body: Components.Schemas.MotionRecording
     ) throws -> (InertialRecording, InertialAnalysis) {
+        if let issue = RecordingDate.issue(body.recordedAt, now: clock.now) { throw InputError.invalid([issue]) }
         let recording = try MotionRecordingMapping.recording(from: body)
         let hint = body.hint.flatMap { InertialExerciseHint(rawValue: $0.rawValue) }
         return (recording, InertialAnalyzer(hint: hint).analyze(recording))
@@ -161,27 +154,27 @@ extension FormaAPIHandler {
     /// A catalogue exercise: 404 for an unknown id in the path, 422 naming `field` for one in a body.
     private static func exercise(_ id: String, field: String?, in store: FitnessStore) throws -> Exercise {
         guard let exercise = store.catalog[id] else {
-            if let field {
-                throw APIProblem.validation([FieldIssue(field: field, message: "no exercise '\(id)' in the catalogue")])
-            }
-            throw APIProblem.notFound("no exercise '\(id)'")
+            if let field { throw InputError.invalid(field: field, "no exercise '\(id)' in the catalogue") }
+            throw NotFoundError.trackedExercise(id)
         }
         return exercise
     }
 
     private static func category(_ raw: String) throws -> ExerciseCategory {
         guard let category = ExerciseCategory(rawValue: raw.lowercased()) else {
-            throw APIProblem.validation([FieldIssue(
+            throw InputError.invalid(
                 field: "category",
-                message: "'\(raw)' is not a catalogue category; use one of "
-                    + ExerciseCategory.allCases.map(\.rawValue).joined(separator: ", "))])
+                "'\(raw)' is not a catalogue category; use one of "
+                    + ExerciseCategory.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return category
     }
 
     private static func limit(_ value: Int?) throws -> Int {
         let limit = value ?? 50
-        guard (1...200).contains(limit) else { throw APIProblem.badRequest("must be 1 to 200", field: "limit") }
+        guard (1...200).contains(limit) else {
+            throw InputError.badParameter(FieldIssue(field: "limit", message: "must be 1 to 200"))
+        }
         return limit
     }
 }

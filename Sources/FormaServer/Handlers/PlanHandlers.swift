@@ -1,31 +1,30 @@
 import FormaAPI
 import FormaCore
 import Foundation
-import Vapor
 
 extension FormaAPIHandler {
     func listPlans(_ input: Operations.ListPlans.Input) async throws -> Operations.ListPlans.Output {
-        let (request, me) = try await Self.caller()
-        let library = try WorkoutEngine.shared().plans
+        let me = try Caller.person()
+        let library = engine.plans
         let plans = input.query.category
             .map { PlanCategory(rawValue: $0.rawValue).map(library.plans(in:)) ?? [] } ?? library.plans
-        let enrolled = try await Self.planStore(request, me).enrolledPlanIDs()
+        let enrolled = try await planStore(for: me).enrolledPlanIDs()
         return .ok(.init(body: .json(.init(items: plans.map {
             WorkoutMapping.planSummary($0, enrolled: enrolled.contains($0.id))
         }))))
     }
 
     func getPlan(_ input: Operations.GetPlan.Input) async throws -> Operations.GetPlan.Output {
-        let (request, me) = try await Self.caller()
-        let plan = try Self.plan(input.path.id)
-        let enrolled = try await Self.planStore(request, me).enrolment(in: plan.id) != nil
+        let me = try Caller.person()
+        let plan = try self.plan(input.path.id)
+        let enrolled = try await planStore(for: me).enrolment(in: plan.id) != nil
         return .ok(.init(body: .json(WorkoutMapping.plan(plan, enrolled: enrolled))))
     }
 
     func enrolInPlan(_ input: Operations.EnrolInPlan.Input) async throws -> Operations.EnrolInPlan.Output {
-        let (request, me) = try await Self.caller()
-        let plan = try Self.plan(input.path.id)
-        let store = try Self.planStore(request, me)
+        let me = try Caller.person()
+        let plan = try self.plan(input.path.id)
+        let store = try planStore(for: me)
         let (enrolment, created) = try await store.enrol(in: plan)
         let (progress, unlocks) = try await store.progress(in: plan)
         let body = WorkoutMapping.progress(progress, unlocks: unlocks, plan: plan, enrolment: enrolment)
@@ -33,11 +32,11 @@ extension FormaAPIHandler {
     }
 
     func getPlanProgress(_ input: Operations.GetPlanProgress.Input) async throws -> Operations.GetPlanProgress.Output {
-        let (request, me) = try await Self.caller()
-        let plan = try Self.plan(input.path.id)
-        let store = try Self.planStore(request, me)
+        let me = try Caller.person()
+        let plan = try self.plan(input.path.id)
+        let store = try planStore(for: me)
         guard let enrolment = try await store.enrolment(in: plan.id) else {
-            throw APIProblem.notFound("you are not enrolled in plan '\(plan.id)'")
+            throw NotFoundError.planEnrolment(planID: plan.id)
         }
         let (progress, unlocks) = try await store.progress(in: plan)
         return .ok(.init(body: .json(
@@ -47,32 +46,26 @@ extension FormaAPIHandler {
     func createPlanWorkout(_ input: Operations.CreatePlanWorkout.Input) async throws
         -> Operations.CreatePlanWorkout.Output
     {
-        let (request, me) = try await Self.caller()
-        guard case .json(let body) = input.body else { throw APIProblem.internalError }
-        let plan = try Self.plan(input.path.id)
-        let session = try await Self.planStore(request, me).requireOpen(body.sessionId, of: plan)
-        let store = try Self.workoutStore(request, me)
+        let me = try Caller.person()
+        let body = switch input.body { case .json(let body): body }
+        let plan = try self.plan(input.path.id)
+        let session = try await planStore(for: me).requireOpen(body.sessionId, of: plan)
+        let store = try workoutStore(for: me)
         let model = try await store.create(
-            session.workout, name: "\(plan.title): \(session.title)", category: plan.category.workoutCategory,
+            session.workout, name: WorkoutNaming.name(ofSession: session, in: plan), category: plan.category.workoutCategory,
             planSession: (plan.id, session.id))
         return .created(.init(body: .json(try WorkoutMapping.workout(model, activeRun: nil, now: store.now))))
     }
 
-    static func planStore(_ request: Request, _ me: AuthenticatedUser) throws -> PlanProgressStore {
-        PlanProgressStore(
-            database: request.db, companyID: try me.companyID, userID: try me.userID,
-            now: request.application.formaClock.now)
-    }
-
-    /// The plan `id`: 404 for an id no plan has, 422 when its avoided regions leave a session impossible.
-    static func plan(_ id: String) throws -> TrainingPlan {
+    /// The plan `id`: ``NotFoundError/plan(_:)`` for an id no plan has, 422 when its avoided regions leave a session
+    /// impossible.
+    private func plan(_ id: String) throws -> TrainingPlan {
         do {
-            return try WorkoutEngine.shared().plans.plan(id: id)
-        } catch let error as PlanBuildError {
-            switch error {
-            case .unknownPlan: throw APIProblem.notFound("no plan '\(id)'")
-            default: throw APIProblem.validation([FieldIssue(field: "id", message: error.description)])
-            }
+            return try engine.plans.plan(id: id)
+        } catch .unknownPlan {
+            throw NotFoundError.plan(id)
+        } catch {
+            throw InputError.invalid(field: "id", error.description)
         }
     }
 }

@@ -1,31 +1,28 @@
 import FormaAPI
 import FormaCore
 import Fluent
-import Vapor
+import Foundation
 
 extension FormaAPIHandler {
     func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output {
-        let request = try RequestContext.require()
-        let me = try await Authentication.user(for: request)
-        return .ok(.init(body: .json(try await .init(me.user, company: me.company, on: request.db))))
+        let me = try Caller.person()
+        return .ok(.init(body: .json(try await .init(me.user, company: me.company, on: try database()))))
     }
 
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
-        let request = try RequestContext.require()
-        let me = try await Authentication.user(for: request)
-        guard case .json(let update) = input.body else { throw APIProblem.internalError }
+        let me = try Caller.person()
+        let update = switch input.body { case .json(let body): body }
         try ProfileUpdate(update).apply(to: me.user)
-        try await me.user.save(on: request.db)
-        return .ok(.init(body: .json(try await .init(me.user, company: me.company, on: request.db))))
+        let database = try self.database()
+        try await me.user.save(on: database)
+        return .ok(.init(body: .json(try await .init(me.user, company: me.company, on: database))))
     }
 
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
-        let request = try RequestContext.require()
-        let me = try await Authentication.user(for: request)
-        let userID = try me.userID
-        try await UserDataDeletion.deleteUser(me.user, on: request.db)
+        let me = try Caller.person()
+        try await UserDataDeletion.deleteUser(me.user, on: try database())
         FormaMetrics.countAccountEvent("deleted")
-        request.logger.info("account deleted", metadata: ["user": .string(userID.uuidString)])
+        logger.info("account deleted", metadata: ["user": .string(me.userID.uuidString)])
         return .noContent(.init())
     }
 }
@@ -35,7 +32,7 @@ extension FormaAPIHandler {
 struct ProfileUpdate {
     private var changes: [(UserModel) -> Void] = []
 
-    init(_ body: Components.Schemas.ProfileUpdate) throws {
+    init(_ body: Components.Schemas.ProfileUpdate) throws(InputError) {
         var issues: [FieldIssue] = []
         func collect<T>(_ result: Result<T, FieldIssue>, _ apply: @escaping (UserModel, T) -> Void) {
             switch result {
@@ -72,7 +69,7 @@ struct ProfileUpdate {
         if let zone = body.timeZone {
             collect(ProfileFields.timeZone(zone)) { $0.timeZone = $1 }
         }
-        guard issues.isEmpty else { throw APIProblem.validation(issues) }
+        guard issues.isEmpty else { throw InputError.invalid(issues) }
     }
 
     func apply(to user: UserModel) {

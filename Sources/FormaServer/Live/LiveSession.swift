@@ -220,8 +220,8 @@ final class LiveSession: @unchecked Sendable {
         let person: AuthenticatedUser
         do {
             person = try await Authentication.user(forToken: token, now: now, on: application.db)
-        } catch let problem as APIProblem {
-            throw Closing(code: 4401, reason: "token: " + (problem.detail ?? "not valid"))
+        } catch let error as AuthenticationError {
+            throw Closing(code: 4401, reason: "token: " + (APIProblem(error, requestHasBody: false).detail ?? "not valid"))
         }
         let userID = try person.userID
         guard application.liveSessions.register(userID, limit: limits.maximumSessionsPerPerson) else {
@@ -242,7 +242,7 @@ final class LiveSession: @unchecked Sendable {
         let workout: WorkoutModel
         do {
             workout = try await store.workout(rawID)
-        } catch is APIProblem {
+        } catch is NotFoundError {
             throw Closing(code: 4404, reason: "workoutId: no workout '\(LiveChannelGuard.truncated(rawID, toBytes: 60))'")
         }
         let workoutID = try workout.requireID()

@@ -1,18 +1,18 @@
 import FormaCore
 import Fluent
 import Foundation
-import Vapor
 
 /// Consumer accounts (email and password), sign-in and sign-out.
 struct AccountService {
-    let request: Request
-
-    private var database: any Database { request.db }
-    private var configuration: ServerConfiguration { request.application.formaConfiguration }
+    let database: any Database
+    let passwords: PasswordService
+    let configuration: ServerConfiguration
+    let now: Date
 
     /// Creates an account in the instance's default company.
     ///
-    /// - Throws: 422 with one entry per invalid field; 409 when the email already has an account.
+    /// - Throws: ``InputError/invalid(_:)`` with one entry per invalid field; ``StateError/emailTaken`` when the
+    ///   email already has an account.
     func signUp(email rawEmail: String, password: String, confirmation: String, displayName: String?) async throws
         -> UserModel
     {
@@ -33,25 +33,22 @@ struct AccountService {
             case .failure(let issue): issues.append(issue)
             }
         }
-        guard issues.isEmpty, let email else { throw APIProblem.validation(issues) }
+        guard issues.isEmpty, let email else { throw InputError.invalid(issues) }
 
         let company = try await defaultCompany()
         let companyID = try company.requireID()
-        let emailTaken = {
-            APIProblem.conflict("an account with this email already exists; sign in instead", field: "email")
-        }
         if try await UserModel.query(on: database).filter(\.$company.$id == companyID)
             .filter(\.$email == email.value).first() != nil
         {
-            throw emailTaken()
+            throw StateError.emailTaken
         }
-        let hash = try await request.password.async.hash(password)
+        let hash = try await passwords.hash(password)
         let user = UserModel(companyID: companyID, email: email.value, passwordHash: hash)
         user.displayName = name
         do {
             try await user.create(on: database)
         } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
-            throw emailTaken()
+            throw StateError.emailTaken
         }
         user.$company.value = company
         FormaMetrics.countAccountEvent("sign_up")
@@ -61,36 +58,28 @@ struct AccountService {
     /// Checks email and password and issues a login token.
     ///
     /// Unknown emails cost one bcrypt verification too, so response time does not reveal which emails have accounts.
-    /// - Throws: 401 for a wrong email or password (one message for both), 429 when throttled.
-    func logIn(email rawEmail: String, password: String) async throws -> (secret: String, record: UserTokenModel, user: UserModel) {
-        let now = request.application.formaClock.now
-        let emailKey = EmailAddress.parse(rawEmail).map(\.value).get(orElse: rawEmail.lowercased())
-        if emailKey.isEmpty {
-            throw APIProblem.validation([FieldIssue(field: "email", message: "is required")])
-        }
-        if password.isEmpty {
-            throw APIProblem.validation([FieldIssue(field: "password", message: "is required")])
-        }
+    /// - Parameter clientAddress: The address failed attempts are also counted against.
+    /// - Throws: ``AuthenticationError/wrongEmailOrPassword`` (one error for both),
+    ///   ``ServiceError/throttled(retryAfterSeconds:reason:)`` when throttled.
+    func logIn(email rawEmail: String, password: String, clientAddress: String?) async throws
+        -> (secret: String, record: UserTokenModel, user: UserModel)
+    {
+        let emailKey = (try? EmailAddress.parse(rawEmail).get().value) ?? rawEmail.lowercased()
+        if emailKey.isEmpty { throw InputError.invalid(field: "email", "is required") }
+        if password.isEmpty { throw InputError.invalid(field: "password", "is required") }
         let company = try await defaultCompany()
         let companyID = try company.requireID()
         let throttle = LoginThrottle(policy: configuration.loginThrottle, database: database)
-        _ = try await throttle.admit(
-            companyID: companyID, emailKey: emailKey, remoteAddress: request.remoteAddress?.ipAddress, now: now)
+        _ = try await throttle.admit(companyID: companyID, emailKey: emailKey, remoteAddress: clientAddress, now: now)
 
         let user = try await UserModel.query(on: database)
             .filter(\.$company.$id == companyID)
             .filter(\.$email == emailKey)
             .first()
-        let hash: String
-        if let stored = user?.passwordHash {
-            hash = stored
-        } else {
-            hash = try await request.application.formaDecoyPasswordHash.value(hashingWith: request.password.async)
-        }
-        let matches = try await request.password.async.verify(password, created: hash)
-        guard let user, user.passwordHash != nil, matches else {
+        let matches = try await passwords.verify(password, against: user?.passwordHash)
+        guard let user, matches else {
             FormaMetrics.countAccountEvent("login_failed")
-            throw APIProblem.unauthorized("the email or the password is wrong")
+            throw AuthenticationError.wrongEmailOrPassword
         }
         try await throttle.succeeded(companyID: companyID, emailKey: emailKey)
         let (secret, record) = try await Authentication.issueToken(
@@ -102,14 +91,8 @@ struct AccountService {
 
     func defaultCompany() async throws -> CompanyModel {
         guard let company = try await CompanyModel.query(on: database).filter(\.$isDefault == true).first() else {
-            throw APIProblem.serviceUnavailable("the instance has no default company; run `forma migrate`")
+            throw ServiceError.noDefaultCompany
         }
         return company
-    }
-}
-
-extension Result {
-    fileprivate func get(orElse fallback: Success) -> Success {
-        (try? get()) ?? fallback
     }
 }

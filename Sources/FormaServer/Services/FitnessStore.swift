@@ -18,8 +18,6 @@ struct FitnessStore {
     let catalog: ExerciseCatalog
 
     static let codec = WorkoutStore.codec
-    /// A fitness test holds 1 to 10 exercises.
-    static let exerciseCountRange = 1...10
 
     // MARK: Tracking
 
@@ -108,7 +106,7 @@ struct FitnessStore {
         guard let id = UUID(uuidString: rawID),
             let model = try await FitnessTestModel.query(on: database)
                 .filter(\.$id == id).filter(\.$userID == userID).filter(\.$companyID == companyID).first()
-        else { throw APIProblem.notFound("no fitness test '\(rawID)'") }
+        else { throw NotFoundError.fitnessTest(rawID) }
         return model
     }
 
@@ -125,53 +123,27 @@ struct FitnessStore {
         let trackedIDs = Set(tracked.map(\.exerciseID))
         switch (named, count) {
         case (.some, .some):
-            throw APIProblem.validation([FieldIssue(field: "count", message: "give exerciseIds or count, not both")])
+            throw InputError.invalid(field: "count", "give exerciseIds or count, not both")
         case (nil, nil):
-            throw APIProblem.validation([FieldIssue(
-                field: "exerciseIds", message: "give the exercises to test, or count to let Forma pick them")])
+            throw InputError.invalid(field: "exerciseIds", "give the exercises to test, or count to let Forma pick them")
         case (let ids?, nil):
-            guard Self.exerciseCountRange.contains(ids.count) else {
-                throw APIProblem.validation([FieldIssue(
-                    field: "exerciseIds", message: "must hold 1 to 10 exercises, not \(ids.count)")])
-            }
-            var issues: [FieldIssue] = []
-            var seen = Set<String>()
-            for (index, id) in ids.enumerated() {
-                let field = "exerciseIds[\(index)]"
-                if !seen.insert(id).inserted {
-                    issues.append(FieldIssue(field: field, message: "'\(id)' is listed twice"))
-                } else if let exercise = catalog[id] {
-                    if exercise.category != category {
-                        issues.append(FieldIssue(
-                            field: field,
-                            message: "'\(id)' is a \(exercise.category.rawValue) exercise, not \(category.rawValue)"))
-                    } else if !trackedIDs.contains(id) {
-                        issues.append(FieldIssue(field: field, message: "'\(id)' is not tracked; track it first"))
-                    }
-                } else {
-                    issues.append(FieldIssue(field: field, message: "no exercise '\(id)' in the catalogue"))
-                }
-            }
-            guard issues.isEmpty else { throw APIProblem.validation(issues) }
+            let issues = FitnessTestSelection.issues(
+                named: ids, category: category, tracked: trackedIDs, catalog: catalog)
+            guard issues.isEmpty else { throw InputError.invalid(issues) }
             return ids
         case (nil, let count?):
-            guard Self.exerciseCountRange.contains(count) else {
-                throw APIProblem.validation([FieldIssue(field: "count", message: "must be 1 to 10")])
+            guard FitnessTestSelection.exerciseCount.contains(count) else {
+                throw InputError.invalid(field: "count", "must be 1 to 10")
             }
             let candidates = tracked.filter { catalog[$0.exerciseID]?.category == category }.map(\.exerciseID)
             guard candidates.count >= count else {
-                throw APIProblem.validation([FieldIssue(
+                throw InputError.invalid(
                     field: "count",
-                    message: "only \(candidates.count) tracked \(category.rawValue) exercise"
-                        + (candidates.count == 1 ? " is" : "s are") + " available; track more or ask for fewer")])
+                    "only \(candidates.count) tracked \(category.rawValue) exercise"
+                        + (candidates.count == 1 ? " is" : "s are") + " available; track more or ask for fewer")
             }
             let lastTested = try await lastTestedDates(candidates)
-            let ordered = candidates.enumerated().sorted { lhs, rhs in
-                let left = lastTested[lhs.element] ?? .distantPast
-                let right = lastTested[rhs.element] ?? .distantPast
-                return left != right ? left < right : lhs.offset < rhs.offset
-            }
-            return ordered.prefix(count).map(\.element)
+            return FitnessTestSelection.longestUntested(candidates, lastTested: lastTested, count: count)
         }
     }
 
@@ -211,7 +183,7 @@ struct FitnessStore {
         let row = try motionRow(analysis, recording: recording, exerciseID: exerciseID, recordedAt: recordedAt)
         row.fitnessTestID = testID
         try await database.transaction { transaction in
-            guard let sql = transaction as? any SQLDatabase else { throw APIProblem.internalError }
+            guard let sql = transaction as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
             // First a write on the test's row: it takes the row lock (PostgreSQL) or the write lock (SQLite), so
             // recordings of one test run one after another, and a completed test refuses more.
             let locked = try await sql.update(FitnessTestModel.schema)
@@ -222,7 +194,7 @@ struct FitnessStore {
                 .returning("id")
                 .all()
             guard locked.count == 1 else {
-                throw APIProblem.invalidAction("this fitness test is already complete; start a new one")
+                throw StateError.fitnessTestComplete
             }
             try await MotionTestModel.query(on: transaction)
                 .filter(\.$fitnessTestID == testID).filter(\.$exerciseID == exerciseID).delete()
@@ -240,7 +212,7 @@ struct FitnessStore {
     private func complete(
         _ test: FitnessTestModel, results: [MotionTestModel], exerciseIDs: [String], on transaction: any Database
     ) async throws {
-        guard let sql = transaction as? any SQLDatabase else { throw APIProblem.internalError }
+        guard let sql = transaction as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
         // Completions of different tests by one person take turns (PostgreSQL; SQLite holds its write lock already).
         _ = try await sql.select().column("id").from(UserModel.schema)
             .where("id", .equal, SQLBind(userID)).for(.update).all()

@@ -3,7 +3,7 @@ import Fluent
 import Foundation
 
 /// When a workout is saved, exercises the client sent no result for take their results from the sets live sessions
-/// counted during the run (docs/workouts.md, "Results from live sessions").
+/// counted during the run (FormaCore's ``CountedSet/result(of:)`` adds them up).
 enum LiveResultFilling {
     static func filled(
         _ records: [ExerciseResultRecord], workout: Workout, runID: UUID?, userID: UUID, on database: any Database
@@ -19,14 +19,11 @@ enum LiveResultFilling {
         for item in workout.items where !given.contains(item.exerciseID) {
             guard let sets = byExercise[item.exerciseID] else { continue }
             given.insert(item.exerciseID)
-            let reps = sets.map(\.reps).reduce(0, +)
-            let seconds = sets.map(\.seconds).reduce(0, +)
-            let weighted = sets.compactMap { set in set.quality.map { ($0 * Double(set.reps), set.reps) } }
-            let weight = weighted.map(\.1).reduce(0, +)
-            let formScore = weight > 0 ? 100 * weighted.map(\.0).reduce(0, +) / Double(weight) : nil
+            let total = CountedSet.result(of: sets.map {
+                CountedSet(reps: $0.reps, seconds: $0.seconds, quality: $0.quality)
+            })
             result.append(ExerciseResultRecord(
-                exerciseId: item.exerciseID, reps: reps, seconds: min(86_400, Int(seconds.rounded())),
-                formScore: formScore.map { min(100, max(0, ($0 * 10).rounded() / 10)) }))
+                exerciseId: item.exerciseID, reps: total.reps, seconds: total.seconds, formScore: total.formScore))
         }
         return result
     }

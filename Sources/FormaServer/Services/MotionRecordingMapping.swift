@@ -14,11 +14,11 @@ enum MotionRecordingMapping {
     static func recording(from body: Components.Schemas.MotionRecording) throws -> InertialRecording {
         let accel = body.accel
         guard !accel.isEmpty else {
-            throw APIProblem.validation([FieldIssue(field: "accel", message: "has no samples")])
+            throw InputError.invalid(field: "accel", "has no samples")
         }
         guard accel.count <= maximumSamples else {
-            throw APIProblem.validation([FieldIssue(
-                field: "accel", message: "has \(accel.count) samples; at most \(maximumSamples) are accepted")])
+            throw InputError.invalid(
+                field: "accel", "has \(accel.count) samples; at most \(maximumSamples) are accepted")
         }
         let acceleration = try vectors(accel, field: "accel")
         let rotation = try body.gyro.map { try vectors($0, field: "gyro") }
@@ -26,11 +26,10 @@ enum MotionRecordingMapping {
         do {
             switch (body.sampleRate, body.t) {
             case (nil, nil):
-                throw APIProblem.validation([FieldIssue(
-                    field: "sampleRate", message: "give sampleRate (Hz) or t (one time in seconds per sample)")])
+                throw InputError.invalid(
+                    field: "sampleRate", "give sampleRate (Hz) or t (one time in seconds per sample)")
             case (.some, .some):
-                throw APIProblem.validation([FieldIssue(
-                    field: "sampleRate", message: "give sampleRate or t, not both")])
+                throw InputError.invalid(field: "sampleRate", "give sampleRate or t, not both")
             case (let rate?, nil):
                 recording = try InertialRecording(
                     sampleRateHertz: rate, acceleration: acceleration, rotation: rotation)
@@ -39,13 +38,13 @@ enum MotionRecordingMapping {
                     timesSeconds: times, acceleration: acceleration, rotation: rotation)
             }
         } catch let error as InertialInputError {
-            throw APIProblem.validation([issue(for: error, timed: body.t != nil)])
+            throw InputError.invalid([issue(for: error, timed: body.t != nil)])
         }
         guard recording.durationSeconds <= maximumDurationSeconds else {
-            throw APIProblem.validation([FieldIssue(
+            throw InputError.invalid(
                 field: body.t != nil ? "t" : "accel",
-                message: "lasts \(Int(recording.durationSeconds)) s; at most \(Int(maximumDurationSeconds)) s "
-                    + "(one exercise) is accepted")])
+                "lasts \(Int(recording.durationSeconds)) s; at most \(Int(maximumDurationSeconds)) s "
+                    + "(one exercise) is accepted")
         }
         return recording
     }
@@ -55,8 +54,8 @@ enum MotionRecordingMapping {
         vectors.reserveCapacity(rows.count)
         for (index, row) in rows.enumerated() {
             guard row.count == 3 else {
-                throw APIProblem.validation([FieldIssue(
-                    field: "\(field)[\(index)]", message: "expected 3 values [x, y, z], found \(row.count)")])
+                throw InputError.invalid(
+                    field: "\(field)[\(index)]", "expected 3 values [x, y, z], found \(row.count)")
             }
             vectors.append(InertialVector(x: row[0], y: row[1], z: row[2]))
         }

@@ -71,18 +71,15 @@ struct PlanProgressStore {
     /// Checks that the person may do `sessionID` of `plan` now: enrolled, and the session's level open.
     func requireOpen(_ sessionID: String, of plan: TrainingPlan) async throws -> PlanSession {
         guard let session = plan.session(id: sessionID) else {
-            throw APIProblem.validation([
-                FieldIssue(field: "sessionId", message: "plan '\(plan.id)' has no session '\(sessionID)'")
-            ])
+            throw InputError.invalid(field: "sessionId", "plan '\(plan.id)' has no session '\(sessionID)'")
         }
         guard try await enrolment(in: plan.id) != nil else {
-            throw APIProblem.conflict("enrol in plan '\(plan.id)' before doing its sessions")
+            throw StateError.notEnrolled(planID: plan.id)
         }
         let (progress, _) = try await progress(in: plan)
         guard session.level <= progress.unlockedLevel else {
-            throw APIProblem.conflict(
-                "session '\(sessionID)' belongs to level \(session.level), which is locked: finish level "
-                    + "\(progress.unlockedLevel) first", field: "sessionId")
+            throw StateError.sessionLocked(
+                sessionID: sessionID, level: session.level, unlockedLevel: progress.unlockedLevel)
         }
         return session
     }
@@ -92,7 +89,7 @@ struct PlanProgressStore {
     /// - Returns: The level this completion opened, if it opened one. `nil` when the person is no longer enrolled,
     ///   the session was already done, or it did not finish a level.
     func recordCompletion(_ completion: PlanCompletion, runID: UUID) async throws -> PlanUnlock? {
-        guard let sql = database as? any SQLDatabase else { throw APIProblem.internalError }
+        guard let sql = database as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
         guard let enrolment = try await enrolment(in: completion.plan.id) else { return nil }
         // Serialise completions of one enrolment on PostgreSQL (SQLite already holds its write lock here).
         _ = try await sql.select().column("id").from(PlanEnrolmentModel.schema)

@@ -52,7 +52,7 @@ struct WorkoutLists {
         calendar.timeZone = timeZone
         let thisWeek = calendar.dateInterval(of: .weekOfYear, for: store.now)?.start ?? store.now
         guard let earliest = calendar.date(byAdding: .weekOfYear, value: -(weeks - 1), to: thisWeek) else {
-            throw APIProblem.internalError
+            throw ServiceError.broken("no calendar week \(weeks) weeks back")
         }
         let runs = try await store.runs().filter(\.$status == WorkoutRunStatus.completed.rawValue)
             .filter(\.$endedAt >= earliest).all()

@@ -7,7 +7,7 @@ enum WorkoutRequestMapping {
     /// Largest seed accepted: seeds must survive a round trip through JavaScript numbers (2^53 - 1).
     static let largestSeed: Int64 = 9_007_199_254_740_991
 
-    static func request(from body: Components.Schemas.WorkoutGenerationRequest) throws(APIProblem) -> WorkoutRequest {
+    static func request(from body: Components.Schemas.WorkoutGenerationRequest) throws(InputError) -> WorkoutRequest {
         var issues: [FieldIssue] = []
         func values<Value: RawRepresentable & CaseIterable>(
             _ raw: [String]?, field: String, as type: Value.Type
@@ -44,26 +44,8 @@ enum WorkoutRequestMapping {
         } catch {
             issues.append(FieldIssue(field: apiField(error.field), message: message(for: error)))
         }
-        if !issues.isEmpty { throw .validation(issues) }
+        if !issues.isEmpty { throw .invalid(issues) }
         return request
-    }
-
-    /// The problem for a request the generator refused.
-    static func problem(for error: WorkoutGenerationError) -> APIProblem {
-        switch error {
-        case .invalidRequest(let invalid):
-            return .validation([FieldIssue(field: apiField(invalid.field), message: message(for: invalid))])
-        case .impossible(let impossibility):
-            let issues = impossibility.suggestions.map {
-                FieldIssue(field: apiField($0.field), message: message(for: $0))
-            }
-            let remedy = issues.isEmpty
-                ? "no single change is enough: relax several fields"
-                : "to fix it, " + issues.map(\.message).joined(separator: ", or ")
-            return APIProblem(
-                status: 422, kind: "workout-impossible", title: "No workout fits this request",
-                detail: impossibility.problem + "; " + remedy, issues: issues)
-        }
     }
 
     /// The API's name for a ``WorkoutRequest`` coding key.
@@ -75,7 +57,7 @@ enum WorkoutRequestMapping {
         }
     }
 
-    private static func message(for relaxation: WorkoutRelaxation) -> String {
+    static func message(for relaxation: WorkoutRelaxation) -> String {
         switch relaxation {
         case .shortenDuration(let minutes): "shorten minutes to \(minutes)"
         case .addEquipment(let equipment): "add '\(equipment.rawValue)' to equipment"
@@ -86,7 +68,7 @@ enum WorkoutRequestMapping {
         }
     }
 
-    private static func message(for error: WorkoutRequestError) -> String {
+    static func message(for error: WorkoutRequestError) -> String {
         switch error {
         case .bothCategoriesAndMuscles: "give categories or muscles, not both"
         case .neitherCategoriesNorMuscles: "give at least one category, or at least one muscle"

@@ -26,12 +26,12 @@ struct WorkoutStore {
 
     // MARK: Workouts
 
-    /// The person's workout `rawID`; 404 when it does not exist or is someone else's.
+    /// The person's workout `rawID`; ``NotFoundError/workout(_:)`` when it does not exist or is someone else's.
     func workout(_ rawID: String) async throws -> WorkoutModel {
         guard let id = UUID(uuidString: rawID),
             let model = try await WorkoutModel.query(on: database)
                 .filter(\.$id == id).filter(\.$userID == userID).filter(\.$companyID == companyID).first()
-        else { throw APIProblem.notFound("no workout '\(rawID)'") }
+        else { throw NotFoundError.workout(rawID) }
         return model
     }
 
@@ -62,7 +62,7 @@ struct WorkoutStore {
     func delete(_ workout: WorkoutModel) async throws {
         let workoutID = try workout.requireID()
         if try await activeRun(of: workoutID) != nil {
-            throw APIProblem.conflict("the workout is in progress; quit or save it before deleting it")
+            throw StateError.workoutBeingDone
         }
         try await database.transaction { transaction in
             try await WorkoutRunModel.query(on: transaction)
@@ -89,7 +89,7 @@ struct WorkoutStore {
 
     static let activeStatuses = WorkoutRunStatus.allCases.filter(\.isActive).map(\.rawValue)
 
-    /// Starts a new run of `workout`; 409 `workout-in-progress` when the person already has an active run.
+    /// Starts a new run of `workout`; ``StateError/workoutInProgress`` when the person already has an active run.
     func start(_ workout: WorkoutModel) async throws -> WorkoutRunModel {
         let timeline = WorkoutRunTimeline(startedAt: now)
         let run = WorkoutRunModel()
@@ -109,7 +109,7 @@ struct WorkoutStore {
         do {
             try await run.create(on: database)
         } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
-            throw APIProblem.workoutInProgress
+            throw StateError.workoutInProgress
         }
         return run
     }
@@ -127,13 +127,13 @@ struct WorkoutStore {
         // A compare-and-set loses only to a concurrent change of the same run; read again and re-decide.
         for _ in 0..<3 {
             guard let run = try await activeRun(of: workoutID) else {
-                throw APIProblem.invalidAction(try await notActiveReason(workoutID, action: action))
+                throw StateError.invalidAction(try await notActiveReason(workoutID, action: action))
             }
             var timeline = run.timeline
             do {
                 try timeline.apply(action, at: now)
             } catch {
-                throw APIProblem.invalidAction(error.description)
+                throw StateError.invalidAction(error.description)
             }
             if action == .save {
                 if let outcome = try await save(run, timeline: timeline, workoutID: workoutID, results: results,
@@ -145,7 +145,7 @@ struct WorkoutStore {
                 return (try await reload(run), nil)
             }
         }
-        throw APIProblem.invalidAction("the workout changed at the same moment; reload it and try again")
+        throw StateError.invalidAction("the workout changed at the same moment; reload it and try again")
     }
 
     private func save(
@@ -161,7 +161,7 @@ struct WorkoutStore {
             let applied = try await compareAndSet(
                 run, timeline: timeline, on: transaction, results: encodedResults, totalReps: totalReps)
             guard applied else { return (false, nil) }
-            guard let sql = transaction as? any SQLDatabase else { throw APIProblem.internalError }
+            guard let sql = transaction as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
             try await sql.update(WorkoutModel.schema)
                 .set("saved_at", to: SQLBind(now))
                 .set("times_completed", to: SQLRaw("times_completed + 1"))
@@ -187,7 +187,7 @@ struct WorkoutStore {
         _ run: WorkoutRunModel, timeline: WorkoutRunTimeline, on database: any Database,
         results: Data? = nil, totalReps: Int? = nil
     ) async throws -> Bool {
-        guard let sql = database as? any SQLDatabase else { throw APIProblem.internalError }
+        guard let sql = database as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
         var update = sql.update(WorkoutRunModel.schema)
             .set("status", to: SQLBind(timeline.status.rawValue))
             .set("active_since", to: SQLBind(timeline.activeSince))
@@ -207,7 +207,7 @@ struct WorkoutStore {
 
     private func reload(_ run: WorkoutRunModel) async throws -> WorkoutRunModel {
         guard let fresh = try await runs().filter(\.$id == run.requireID()).first() else {
-            throw APIProblem.internalError
+            throw ServiceError.broken("a run vanished while it was being changed")
         }
         return fresh
     }
@@ -228,17 +228,5 @@ extension WorkoutRunModel {
         WorkoutRunTimeline(
             status: WorkoutRunStatus(rawValue: status) ?? .abandoned, startedAt: startedAt, activeSince: activeSince,
             accumulatedSeconds: accumulatedSeconds, endedAt: endedAt)
-    }
-}
-
-extension APIProblem {
-    /// 409 for a start while another workout is in progress or paused (the seed's answer 2).
-    static let workoutInProgress = APIProblem(
-        status: 409, kind: "workout-in-progress", title: "Workout already in progress",
-        detail: "finish, save or quit the workout in progress before starting another")
-
-    /// 409 for an action that does not fit the run's state (the seed's "Action is invalid").
-    static func invalidAction(_ detail: String) -> APIProblem {
-        APIProblem(status: 409, kind: "invalid-action", title: "Action is invalid", detail: detail)
     }
 }

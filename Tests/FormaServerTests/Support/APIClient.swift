@@ -22,9 +22,9 @@ struct APIClient {
         }
 
         /// The problem document of an error answer.
-        func problem() throws -> ProblemDocument {
+        func problem() throws -> ProblemBody {
             #expect(headers.first(name: .contentType)?.hasPrefix("application/problem+json") == true)
-            return try json(ProblemDocument.self)
+            return try json(ProblemBody.self)
         }
 
         var text: String { String(decoding: body, as: UTF8.self) }
@@ -69,6 +69,20 @@ enum Auth {
 }
 
 /// Wire shapes the tests read; deliberately independent of the generated types, so the tests check the contract.
+struct ProblemBody: Decodable, Equatable {
+    struct FieldError: Decodable, Equatable {
+        let field: String
+        let detail: String
+    }
+
+    let type: String
+    let title: String
+    let status: Int
+    let detail: String?
+    let field: String?
+    let errors: [FieldError]?
+}
+
 struct TokenGrantBody: Decodable {
     let token: String
     let tokenType: String

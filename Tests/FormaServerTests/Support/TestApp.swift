@@ -34,6 +34,7 @@ enum TestDatabase {
 /// bcrypt runs at cost 4 here: the hashing code path is the same, only the work factor is lower.
 func withFormaApp(
     clock: TestClock = TestClock(),
+    random: RandomSource = .system,
     adjust: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (Application) async throws -> Void
 ) async throws {
@@ -51,7 +52,7 @@ func withFormaApp(
 
     let app = try await Application.make(.testing)
     do {
-        try await configure(app, configuration: configuration, clock: clock.formaClock)
+        try await configure(app, configuration: configuration, clock: clock.formaClock, random: random)
         if let schema, let sql = app.db as? any SQLDatabase {
             try await sql.raw("CREATE SCHEMA \(ident: schema)").run()
         }

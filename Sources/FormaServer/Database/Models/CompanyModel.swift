@@ -1,4 +1,5 @@
 import Fluent
+import FormaCore
 import Foundation
 
 /// A tenant: the seeds' `company`. Row of `companies`.

@@ -2,7 +2,9 @@ import FormaCore
 import Fluent
 import Foundation
 
-/// One catalogue exercise as stored. Row of `exercises`, keyed by the catalogue's own identifier.
+/// One catalogue exercise as the first migrations stored it. Row of `exercises`, keyed by the catalogue's own
+/// identifier. Only those migrations use it: the tables are dropped by ``DropCatalogueCopy``, and the catalogue is
+/// served from memory.
 final class ExerciseModel: Model, @unchecked Sendable {
     static let schema = "exercises"
 

@@ -1,14 +1,21 @@
-import FormaMotion
 import Foundation
 
-/// Which FormaMotion exercise, if any, the camera counter uses for a catalogue exercise, from the exercise's name.
+/// Which pose exercise, if any, the camera counts for a catalogue exercise, from the exercise's name.
 ///
 /// The catalogue (free-exercise-db) names movements freely ("Dumbbell Bicep Curl", "Pullups", "Dips - Triceps
 /// Version"), so the match is on words, with exclusions where a name shares a word with a different movement
 /// (leg curls, wrist curls and bench presses are not counted as biceps curls or shoulder presses). Items without a
 /// match are timed or ticked off by the person in the player; docs/embed.md lists the rules.
-enum PoseExerciseMatching {
-    static func poseExercise(forCatalogueName name: String) -> String? {
+public enum PoseExerciseMatching {
+    /// The identifiers of the exercises the camera counts (FormaMotion's `PoseExercises`); a test holds the two
+    /// lists together, since FormaCore does not import FormaMotion.
+    public static let countedExercises: Set<String> = [
+        "squat", "push-up", "lunge", "jumping-jack", "biceps-curl", "shoulder-press", "sit-up", "glute-bridge",
+        "pull-up", "dip",
+    ]
+
+    /// The pose exercise the camera counts for the catalogue exercise named `name`, or `nil` when none fits.
+    public static func poseExercise(forCatalogueName name: String) -> String? {
         let text = " " + name.lowercased()
             .map { $0.isLetter || $0.isNumber ? $0 : " " }
             .reduce(into: "") { $0.append($1) }
@@ -47,7 +54,7 @@ enum PoseExerciseMatching {
         } else {
             id = nil
         }
-        guard let id, PoseExercises.named(id) != nil else { return nil }
+        guard let id, countedExercises.contains(id) else { return nil }
         return id
     }
 }

@@ -1,0 +1,89 @@
+import FormaCore
+import Foundation
+
+// The errors stores, services and handlers throw. None of them knows about HTTP: the edge maps each case to a
+// problem document in one place (`APIProblem+Translation.swift`), and docs/errors.md lists the answers.
+
+/// An error that says what is wrong in Forma's terms, as opposed to a failure of the database or the network.
+protocol DomainError: Error {}
+
+/// Input the caller has to fix, named by the field or parameter at fault.
+enum InputError: DomainError, Sendable, Equatable {
+    /// Body fields (or headers) that break the rules; every issue found, not only the first.
+    case invalid([FieldIssue])
+    /// A query or path parameter that cannot be used.
+    case badParameter(FieldIssue)
+    /// The body is not of a media type the operation reads (judged by its bytes where the type says little).
+    case unsupportedMediaType(String)
+
+    static func invalid(field: String, _ message: String) -> InputError {
+        .invalid([FieldIssue(field: field, message: message)])
+    }
+}
+
+/// Who the request is from could not be established, or may not do this.
+enum AuthenticationError: DomainError, Sendable, Equatable {
+    /// Neither a user token nor an API key with a host user id.
+    case missingCredentials
+    /// A company operation without `X-Forma-Key`.
+    case missingAPIKey
+    /// `X-Forma-Key` without `X-Forma-User` where a person is needed.
+    case missingHostUser
+    /// Sign-out without a bearer token.
+    case missingBearerToken
+    case invalidAPIKey
+    case invalidToken
+    case expiredToken
+    /// A sign-in whose email or password is wrong (one answer for both).
+    case wrongEmailOrPassword
+    /// A token and an API key of different companies in one request.
+    case companiesDiffer
+    /// A body names another company than the API key's.
+    case otherCompany(named: String)
+}
+
+/// Something the request names does not exist, or is not the caller's (the answer is the same, so that ids of other
+/// people cannot be probed).
+enum NotFoundError: DomainError, Sendable, Equatable {
+    case exercise(String)
+    /// An exercise named in the path of a tracking or fitness operation.
+    case trackedExercise(String)
+    case workout(String)
+    case plan(String)
+    case planEnrolment(planID: String)
+    case fitnessTest(String)
+    case fitnessTestExercise(testID: String, exerciseID: String)
+    case avatar
+}
+
+/// The request does not fit the current state of what it changes.
+enum StateError: DomainError, Sendable, Equatable {
+    case emailTaken
+    /// A start while another workout is in progress or paused.
+    case workoutInProgress
+    /// A delete of a workout whose run is in progress.
+    case workoutBeingDone
+    /// A run action the run's state does not allow, with the reason.
+    case invalidAction(String)
+    case notEnrolled(planID: String)
+    case sessionLocked(sessionID: String, level: Int, unlockedLevel: Int)
+    case fitnessTestComplete
+}
+
+/// The server cannot answer now; the client may try again.
+enum ServiceError: DomainError, Sendable, Equatable {
+    /// The database failed while doing what the message describes ("Unable to start the workout").
+    case storageFailed(String)
+    /// The database is gone (the server is stopping).
+    case databaseUnavailable
+    /// The health check's query failed.
+    case databaseNotAnswering
+    /// The instance has no default company (its migrations have not run).
+    case noDefaultCompany
+    /// Too many attempts; try again after this many seconds.
+    case throttled(retryAfterSeconds: Int, reason: String)
+    /// An invariant of the server itself broke (a stored row without an id, a database without SQL); a bug.
+    case broken(String)
+}
+
+extension WorkoutGenerationError: DomainError {}
