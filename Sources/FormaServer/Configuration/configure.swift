@@ -38,8 +38,13 @@ public func configure(_ app: Application, configuration: ServerConfiguration, cl
     app.passwords.use(.bcrypt(cost: configuration.bcryptCost))
     app.formaDecoyPasswordHash = DecoyPasswordHash()
 
+    app.formaRequestMetrics = RequestMetrics()
+    app.http.server.configuration.reportMetrics = false  // counted per application instead (RequestMetrics)
     app.middleware = Middlewares()
+    app.middleware.use(RequestMetricsMiddleware(metrics: app.formaRequestMetrics))
     app.middleware.use(RequestLogMiddleware())
+    app.middleware.use(DrainingMiddleware(drain: app.formaDrain, retryAfterSeconds: 5))
+    app.middleware.use(CORSMiddleware())
     app.middleware.use(ProblemErrorMiddleware())
     app.middleware.use(RequestContextMiddleware())
     // Non-OpenAPI routes that collect their bodies (none read one today) stay within the JSON limit too.

@@ -17,7 +17,7 @@ struct ProblemErrorMiddleware: AsyncMiddleware {
                     status: status, kind: status == 404 ? "not-found" : "http-\(status)",
                     title: abort.status.reasonPhrase, detail: abort.reason)
             default:
-                request.logger.error("request failed", metadata: ["error": .string(String(reflecting: error))])
+                request.logger.error("request failed", metadata: ["error": .string(LogRedaction.describe(error))])
                 problem = .internalError
             }
             var headers = HTTPHeaders()
