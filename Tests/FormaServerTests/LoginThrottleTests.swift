@@ -122,6 +122,41 @@ struct LoginThrottleTests {
         }
     }
 
+    @Test func twoServerProcessesOnOneDatabaseShareTheCounters() async throws {
+        // setup: two applications on one SQLite file, as two `forma serve` processes would be
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("forma-throttle-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var configuration = ServerConfiguration(
+            database: .sqlite(path: (directory as NSString).appendingPathComponent("forma.sqlite")),
+            dataDirectory: directory)
+        configuration.bcryptCost = 4
+        configuration.loginThrottle = .init(freeAttemptsPerAccount: 3)
+        let clock = TestClock()
+        let first = try await Application.make(.testing)
+        let second = try await Application.make(.testing)
+        do {
+            try await configure(first, configuration: configuration, clock: clock.formaClock)
+            try await migrate(first)
+            try await configure(second, configuration: configuration, clock: clock.formaClock)
+            _ = try await APIClient(app: first).signUpAndLogIn(email: "ada@example.com")
+
+            // act: three wrong guesses spread over both, then a fourth on each
+            var statuses: [HTTPStatus] = []
+            for app in [first, second, first, second, first] {
+                statuses.append(try await APIClient(app: app).send(.POST, "/v1/login", json: wrong).status)
+            }
+
+            // verify: the second process knew what the first had counted, and the reverse
+            #expect(statuses == [.unauthorized, .unauthorized, .unauthorized, .tooManyRequests, .tooManyRequests])
+            try await second.asyncShutdown()
+            try await first.asyncShutdown()
+        } catch {
+            try? await second.asyncShutdown()
+            try? await first.asyncShutdown()
+            throw error
+        }
+    }
+
     @Test func trustedProxiesPickTheFirstUntrustedHopFromTheRight() throws {
         // setup
         let proxies = try TrustedProxies.parse("10.0.0.0/8, 2001:db8::/32").get()
