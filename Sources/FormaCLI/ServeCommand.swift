@@ -19,13 +19,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var hostname = "127.0.0.1"
 
-    @Option(help: "Port to listen on.")
+    @Option(help: "Port to listen on (0 picks a free one; the log line says which).")
     var port = 8080
 
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
-        guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
     }
 
     func run() async throws {
@@ -40,14 +40,37 @@ struct ServeCommand: AsyncParsableCommand {
             try await migrate(app)
             app.http.server.configuration.hostname = hostname
             app.http.server.configuration.port = port
+            // Vapor's serve command binds the port and turns SIGTERM and SIGINT into `app.running` stopping.
+            try await app.startup()
+            try await ServerLifecycle.guardConnections(of: app)
+            let boundPort = app.http.server.shared.localAddress?.port ?? port
             app.logger.notice(
-                "Forma \(formaVersion) listening on http://\(hostname):\(port)",
+                "Forma \(formaVersion) listening on http://\(hostname):\(boundPort)",
                 metadata: ["database": .string(configuration.database.redactedDescription)])
-            try await app.execute()
-            try await app.asyncShutdown()
+            try await app.running?.onStop.get()
         } catch {
             try? await app.asyncShutdown()
             throw error
+        }
+        // Stop accepting, answer 503 to latecomers, close live sessions with 1001, let requests finish; only then
+        // close the database (docs/operations.md).
+        app.logger.notice("shutting down: draining requests and live sessions")
+        let (requests, sessions) = app.formaDrain.inFlight
+        let drained = await ServerLifecycle.drain(app)
+        if drained {
+            try await app.asyncShutdown()
+            app.logger.notice(
+                "stopped", metadata: ["drained_requests": "\(requests)", "drained_live_sessions": "\(sessions)"])
+        } else {
+            // Closing the database under work still running would crash it; leave without closing instead.
+            let left = app.formaDrain.inFlight
+            app.logger.error(
+                "work still running after the grace period; exiting without closing the database",
+                metadata: [
+                    "grace_seconds": "\(configuration.shutdownGraceSeconds)", "requests": "\(left.requests)",
+                    "live_sessions": "\(left.sessions)",
+                ])
+            Foundation.exit(1)
         }
     }
 }

@@ -36,7 +36,13 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 os.environ.setdefault("SE_OFFLINE", "true")
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    ElementClickInterceptedException,
+    ElementNotInteractableException,
+    NoSuchElementException,
+    NoSuchFrameException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.common.by import By  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -178,14 +184,29 @@ class Harness:
         return workout, tracked[0]
 
 
+# What a page that has not rendered yet (or is re-rendering) answers: a wait treats these as "not yet" and keeps
+# trying until its deadline, instead of failing at once on a busy machine.
+NOT_THERE_YET = (NoSuchElementException, StaleElementReferenceException, NoSuchFrameException)
+
+
 def wait_until(condition, timeout, what):
+    """Calls `condition` until it returns something truthy, which it returns, or fails after `timeout` seconds.
+    A condition that finds no element yet, or one that went stale under it, counts as "not yet", not as a failure."""
     deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = condition()
-        if value:
-            return value
+    last_miss = None
+    while True:
+        try:
+            value = condition()
+            if value:
+                return value
+        except NOT_THERE_YET as miss:
+            last_miss = miss
+        if time.time() >= deadline:
+            break
         time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    detail = f" (last: {type(last_miss).__name__}: {str(last_miss).splitlines()[0] if str(last_miss) else ''})" \
+        if last_miss else ""
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}{detail}")
 
 
 def click_if_present(driver, selector):
@@ -194,7 +215,8 @@ def click_if_present(driver, selector):
         if found and found[0].is_displayed():
             found[0].click()
             return True
-    except StaleElementReferenceException:  # the view re-rendered under the click
+    # The view re-rendered under the click, or the button is not clickable yet: try again on the next round.
+    except NOT_THERE_YET + (ElementNotInteractableException, ElementClickInterceptedException):
         pass
     return False
 
@@ -213,7 +235,7 @@ def play_workout(driver, events, tracked_name, timeout=150):
             titles = driver.find_elements(By.CSS_SELECTOR, ".player[data-phase='work'] h1")
             if titles and titles[0].text != tracked_name:
                 click_if_present(driver, "#finish-exercise")
-        except StaleElementReferenceException:
+        except NOT_THERE_YET:
             pass
         time.sleep(0.3)
     raise AssertionError("the workout did not complete; events: " + json.dumps([e["type"] for e in events()]))
@@ -340,6 +362,28 @@ def test_challenge(harness):
     RECEIVED.extend(driver.execute_script("return window.formaRaw"))
 
 
+def test_waits_retry_until_the_element_appears(harness):
+    """The wait helper itself: an element that is rendered late (and re-rendered once, going stale) is waited for,
+    not reported missing at the first look."""
+    driver = harness.driver
+    page = ("<body><script>setTimeout(() => { document.body.innerHTML = '<h1>loading</h1>'; }, 700);"
+            "setTimeout(() => { document.body.innerHTML = '<h1>ready</h1>'; }, 1400);</script></body>")
+    driver.get("data:text/html;charset=utf-8," + urllib.parse.quote(page))
+    looks = []
+
+    def heading_is_ready():
+        looks.append(1)
+        return driver.find_element(By.TAG_NAME, "h1").text == "ready"
+
+    assert wait_until(heading_is_ready, 20, "the late heading") is True
+    assert len(looks) > 1, "the heading was there at the first look, so the test proved nothing"
+    try:
+        wait_until(lambda: driver.find_element(By.ID, "never"), 0.5, "an element that never comes")
+        raise AssertionError("a wait for a missing element returned")
+    except AssertionError as timeout:
+        assert "timed out after 0.5 s" in str(timeout) and "NoSuchElementException" in str(timeout), timeout
+
+
 def open_in_iframe(harness, src, user):
     config = {"key": harness.key, "company": "Acme", "userId": user}
     query = urllib.parse.urlencode({"forma": harness.base, "src": src, "config": json.dumps(config)})
@@ -450,7 +494,7 @@ def main():
     passed = failed = 0
     try:
         harness.start()
-        for test in (test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
+        for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges,
                      test_events_match_formakit_fixture):
             began = time.time()

@@ -96,19 +96,27 @@ struct OperationsTests {
         }
     }
 
-    @Test func metricsExposeRequestCountsInPrometheusFormat() async throws {
+    @Test func metricsCountExactlyThisServersRequests() async throws {
         try await withFormaApp { app in
+            // setup: requests of another application in the same process, which must not be counted here
+            try await withFormaApp { other in
+                for _ in 0..<5 { _ = try await APIClient(app: other).get("/v1/health") }
+            }
             let client = APIClient(app: app)
-            _ = try await client.get("/v1/health")
+            for _ in 0..<3 { _ = try await client.get("/v1/health") }
+            _ = try await client.get("/no/such/path")
 
             // act
             let reply = try await client.get("/metrics")
 
-            // verify
+            // verify: exactly three health checks, and unknown paths under one series
             #expect(reply.status == .ok)
             #expect(reply.headers.first(name: .contentType)?.hasPrefix("text/plain") == true)
             #expect(reply.text.contains("# TYPE http_requests_total counter"))
-            #expect(reply.text.contains("path=\"/v1/health\""))
+            #expect(reply.text.contains(#"http_requests_total{method="GET",path="/v1/health",status="200"} 3"#),
+                    "\(reply.text.prefix(2000))")
+            #expect(reply.text.contains(#"http_requests_total{method="undefined",path="undefined_route",status="404"} 1"#))
+            #expect(reply.text.contains("# TYPE http_request_duration_seconds histogram"))
         }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Logging
+import OpenAPIRuntime
 import Testing
 
 @testable import FormaServer
@@ -33,5 +35,38 @@ struct LoggingTests {
 
         // verify
         #expect(line.hasSuffix("INFO forma: using database database=\"SQLite at /tmp/x y.sqlite\" status=200"))
+    }
+
+    @Test func serverErrorsAreDescribedWithoutTheRequestTheyCameFrom() {
+        // setup: what OpenAPIRuntime hands the error middleware when a handler fails
+        let token = "ft_" + String(repeating: "T", count: 43)
+        var request = HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/v1/accounts")
+        request.headerFields[.authorization] = "Bearer \(token)"
+        let error = ServerError(
+            operationID: "createAccount", request: request, requestBody: HTTPBody(#"{"password": "hunter2-secret"}"#),
+            requestMetadata: .init(), operationInput: ["password": "hunter2-secret"],
+            causeDescription: "Unknown", underlyingError: APIProblem.serviceUnavailable("the instance has no default company"))
+
+        // act
+        let described = LogRedaction.describe(error)
+
+        // verify
+        #expect(described.contains("createAccount"))
+        #expect(described.contains("no default company"))
+        #expect(!described.contains("hunter2-secret"))
+        #expect(!described.contains(token))
+    }
+
+    @Test func everyLineIsScrubbedOfCredentialShapedText() {
+        // act
+        let scrubbed = LogRedaction.scrub(
+            #"failed: Authorization: Bearer abc.def X-Forma-Key: fk_0123456789abcdefghijKLMNOP password: "p@ss word" token=ft_0123456789abcdefghijKLMNOP {"passwordConfirmation":"x y"} status=503"#)
+
+        // verify
+        for secret in ["abc.def", "fk_0123456789", "p@ss word", "ft_0123456789", "x y"] {
+            #expect(!scrubbed.contains(secret), "\(scrubbed)")
+        }
+        #expect(scrubbed.contains("status=503"))
+        #expect(scrubbed.contains("<redacted>"))
     }
 }

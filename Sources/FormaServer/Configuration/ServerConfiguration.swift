@@ -69,6 +69,12 @@ public struct ServerConfiguration: Sendable {
     public var live: LiveLimits
     /// Where the embed page loads MediaPipe from (docs/embed.md).
     public var embed: EmbedSettings
+    /// Time-outs and size limits for slow or oversized clients (docs/operations.md).
+    public var connections: ConnectionLimits
+    /// Seconds a shutdown waits for requests and live sessions to finish before it gives up (SIGTERM, SIGINT).
+    public var shutdownGraceSeconds: Int
+    /// Proxies whose `X-Forwarded-For` is believed; a request from anywhere else is known by its own address.
+    public var trustedProxies: TrustedProxies
 
     public init(
         database: Database,
@@ -85,7 +91,10 @@ public struct ServerConfiguration: Sendable {
         logLevel: Logger.Level = .info,
         logFormat: LogFormat = .text,
         live: LiveLimits = .init(),
-        embed: EmbedSettings = .init()
+        embed: EmbedSettings = .init(),
+        connections: ConnectionLimits = .init(),
+        shutdownGraceSeconds: Int = 25,
+        trustedProxies: TrustedProxies = .none
     ) {
         self.database = database
         self.dataDirectory = dataDirectory
@@ -102,6 +111,9 @@ public struct ServerConfiguration: Sendable {
         self.logFormat = logFormat
         self.live = live
         self.embed = embed
+        self.connections = connections
+        self.shutdownGraceSeconds = shutdownGraceSeconds
+        self.trustedProxies = trustedProxies
     }
 
     /// The environment variables Forma reads, with what each means; `forma serve --help` prints them.
@@ -112,9 +124,18 @@ public struct ServerConfiguration: Sendable {
         ("FORMA_SESSION_TOKEN_TTL", "seconds a POST /v1/sessions token lives (default 3600)"),
         ("FORMA_LOGIN_TOKEN_TTL", "seconds a POST /v1/login token lives (default 2592000, 30 days)"),
         ("FORMA_BCRYPT_COST", "bcrypt cost for passwords, 4 to 31 (default 12)"),
-        ("FORMA_LOGIN_MAX_FAILURES", "failed logins per email within the window before 429 (default 5)"),
-        ("FORMA_LOGIN_MAX_FAILURES_PER_ADDRESS", "failed logins per client address within the window (default 20)"),
-        ("FORMA_LOGIN_WINDOW", "seconds of the failed-login window (default 900)"),
+        ("FORMA_LOGIN_FREE_ATTEMPTS", "failed logins per email and client address before backoff starts (default 3)"),
+        ("FORMA_LOGIN_FREE_ATTEMPTS_PER_ACCOUNT", "failed logins per email, from anywhere, before backoff starts (default 10)"),
+        ("FORMA_LOGIN_FREE_ATTEMPTS_PER_ADDRESS", "failed logins per client address, any email, before backoff starts (default 30)"),
+        ("FORMA_LOGIN_MAX_BACKOFF", "longest wait in seconds after repeated failures from one address (default 900)"),
+        ("FORMA_LOGIN_MAX_ACCOUNT_BACKOFF", "longest wait in seconds an email's failures from elsewhere can impose (default 60)"),
+        ("FORMA_LOGIN_WINDOW", "seconds after the last failure when failures are forgotten (default 900)"),
+        ("FORMA_TRUSTED_PROXIES", "comma-separated addresses or CIDR ranges of proxies whose X-Forwarded-For is believed (default none)"),
+        ("FORMA_HEADER_TIMEOUT", "seconds a client has to send a request's headers (default 10)"),
+        ("FORMA_BODY_TIMEOUT", "seconds a client has to send a request's body (default 60)"),
+        ("FORMA_IDLE_TIMEOUT", "seconds a kept-alive connection may wait for its next request (default 60)"),
+        ("FORMA_MAX_HEADER_BYTES", "largest request head (request line and headers) accepted, in bytes; larger gets 431 (default 32768)"),
+        ("FORMA_SHUTDOWN_GRACE", "seconds a shutdown waits for requests and live sessions to finish (default 25)"),
         ("FORMA_LOG_LEVEL", "trace, debug, info, notice, warning, error or critical (default info)"),
         ("FORMA_LOG_FORMAT", "text or json (default text)"),
         ("FORMA_LIVE_IDLE_SECONDS", "seconds a /v1/live session may go without a message before it is closed (default 30)"),
@@ -184,6 +205,24 @@ public struct ServerConfiguration: Sendable {
         live.idleSeconds = Double(integer("FORMA_LIVE_IDLE_SECONDS", default: 30, range: 1...3600))
         live.helloSeconds = Double(integer("FORMA_LIVE_HELLO_SECONDS", default: 10, range: 1...300))
 
+        for retired in ["FORMA_LOGIN_MAX_FAILURES", "FORMA_LOGIN_MAX_FAILURES_PER_ADDRESS"] where value(retired) != nil {
+            problems.append(
+                "\(retired) is no longer read: failed logins now slow down instead of locking out; see "
+                    + "FORMA_LOGIN_FREE_ATTEMPTS and FORMA_LOGIN_MAX_BACKOFF in docs/security.md")
+        }
+        var trustedProxies = TrustedProxies.none
+        if let raw = value("FORMA_TRUSTED_PROXIES") {
+            switch TrustedProxies.parse(raw) {
+            case .success(let parsed): trustedProxies = parsed
+            case .failure(let problem): problems.append("FORMA_TRUSTED_PROXIES: \(problem.message)")
+            }
+        }
+        let connections = ConnectionLimits(
+            headerSeconds: integer("FORMA_HEADER_TIMEOUT", default: 10, range: 1...600),
+            bodySeconds: integer("FORMA_BODY_TIMEOUT", default: 60, range: 1...3600),
+            idleSeconds: integer("FORMA_IDLE_TIMEOUT", default: 60, range: 1...3600),
+            maximumHeaderBytes: integer("FORMA_MAX_HEADER_BYTES", default: 32 * 1024, range: 1024...(80 * 1024)))
+
         var embed = EmbedSettings()
         for (name, path) in [
             ("FORMA_MEDIAPIPE_SCRIPT_URL", \EmbedSettings.mediaPipeScriptURL),
@@ -206,30 +245,71 @@ public struct ServerConfiguration: Sendable {
             loginTokenLifetimeSeconds: integer("FORMA_LOGIN_TOKEN_TTL", default: 30 * 24 * 3600, range: 300...(365 * 86_400)),
             bcryptCost: integer("FORMA_BCRYPT_COST", default: 12, range: 4...31),
             loginThrottle: LoginThrottlePolicy(
-                maximumFailuresPerAccount: integer("FORMA_LOGIN_MAX_FAILURES", default: 5, range: 1...1000),
-                maximumFailuresPerAddress: integer("FORMA_LOGIN_MAX_FAILURES_PER_ADDRESS", default: 20, range: 1...100_000),
+                freeAttemptsPerAccountAndAddress: integer("FORMA_LOGIN_FREE_ATTEMPTS", default: 3, range: 1...1000),
+                freeAttemptsPerAccount: integer("FORMA_LOGIN_FREE_ATTEMPTS_PER_ACCOUNT", default: 10, range: 1...10_000),
+                freeAttemptsPerAddress: integer("FORMA_LOGIN_FREE_ATTEMPTS_PER_ADDRESS", default: 30, range: 1...100_000),
+                maximumBackoffSeconds: integer("FORMA_LOGIN_MAX_BACKOFF", default: 900, range: 1...86_400),
+                maximumAccountBackoffSeconds: integer("FORMA_LOGIN_MAX_ACCOUNT_BACKOFF", default: 60, range: 1...86_400),
                 windowSeconds: integer("FORMA_LOGIN_WINDOW", default: 900, range: 1...86_400)
             ),
             logLevel: logLevel,
             logFormat: logFormat,
             live: live,
-            embed: embed
+            embed: embed,
+            connections: connections,
+            shutdownGraceSeconds: integer("FORMA_SHUTDOWN_GRACE", default: 25, range: 1...3600),
+            trustedProxies: trustedProxies
         )
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return configuration
     }
 }
 
-/// How many failed logins are tolerated before the server answers 429.
+/// How failed logins slow down further attempts (docs/security.md).
+///
+/// Each failure is counted for three keys: the email with the client address, the email from anywhere, and the
+/// address with any email. Past its free attempts a key waits 1 s before the next try, then 2 s, 4 s, … up to its
+/// cap. The email-from-anywhere cap is short on purpose: strangers can slow an account down, never lock it out.
 public struct LoginThrottlePolicy: Sendable, Equatable {
-    public var maximumFailuresPerAccount: Int
-    public var maximumFailuresPerAddress: Int
+    public var freeAttemptsPerAccountAndAddress: Int
+    public var freeAttemptsPerAccount: Int
+    public var freeAttemptsPerAddress: Int
+    /// Cap of the wait for the email-and-address and the address keys, in seconds.
+    public var maximumBackoffSeconds: Int
+    /// Cap of the wait for the email-from-anywhere key, in seconds.
+    public var maximumAccountBackoffSeconds: Int
+    /// Failures older than this (counted from a key's last failure) are forgotten, in seconds.
     public var windowSeconds: Int
 
-    public init(maximumFailuresPerAccount: Int = 5, maximumFailuresPerAddress: Int = 20, windowSeconds: Int = 900) {
-        self.maximumFailuresPerAccount = maximumFailuresPerAccount
-        self.maximumFailuresPerAddress = maximumFailuresPerAddress
+    public init(
+        freeAttemptsPerAccountAndAddress: Int = 3, freeAttemptsPerAccount: Int = 10, freeAttemptsPerAddress: Int = 30,
+        maximumBackoffSeconds: Int = 900, maximumAccountBackoffSeconds: Int = 60, windowSeconds: Int = 900
+    ) {
+        self.freeAttemptsPerAccountAndAddress = freeAttemptsPerAccountAndAddress
+        self.freeAttemptsPerAccount = freeAttemptsPerAccount
+        self.freeAttemptsPerAddress = freeAttemptsPerAddress
+        self.maximumBackoffSeconds = maximumBackoffSeconds
+        self.maximumAccountBackoffSeconds = maximumAccountBackoffSeconds
         self.windowSeconds = windowSeconds
+    }
+}
+
+/// Time-outs and size limits that keep slow or oversized clients from holding connections (docs/operations.md).
+public struct ConnectionLimits: Sendable, Equatable {
+    /// Seconds from a connection's opening (or the first byte of a later request) to the end of the request's headers.
+    public var headerSeconds: Int
+    /// Seconds from the end of the headers to the end of the body.
+    public var bodySeconds: Int
+    /// Seconds a kept-alive connection may wait, silent, for its next request.
+    public var idleSeconds: Int
+    /// Largest request head (request line and header fields) accepted, in bytes; a larger one gets 431.
+    public var maximumHeaderBytes: Int
+
+    public init(headerSeconds: Int = 10, bodySeconds: Int = 60, idleSeconds: Int = 60, maximumHeaderBytes: Int = 32 * 1024) {
+        self.headerSeconds = headerSeconds
+        self.bodySeconds = bodySeconds
+        self.idleSeconds = idleSeconds
+        self.maximumHeaderBytes = maximumHeaderBytes
     }
 }
 

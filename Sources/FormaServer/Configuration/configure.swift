@@ -43,9 +43,14 @@ public func configure(
 
     app.passwords.use(.bcrypt(cost: configuration.bcryptCost))
 
+    app.formaRequestMetrics = RequestMetrics()
+    app.http.server.configuration.reportMetrics = false  // counted per application instead (RequestMetrics)
     app.middleware = Middlewares()
+    app.middleware.use(RequestMetricsMiddleware(metrics: app.formaRequestMetrics))
     app.middleware.use(RequestLogMiddleware())
     app.middleware.use(NoSniffMiddleware())
+    app.middleware.use(DrainingMiddleware(drain: app.formaDrain, retryAfterSeconds: 5))
+    app.middleware.use(CORSMiddleware())
     app.middleware.use(ProblemErrorMiddleware())
     app.middleware.use(MethodNotAllowedMiddleware())
     app.middleware.use(RequestScopeMiddleware())

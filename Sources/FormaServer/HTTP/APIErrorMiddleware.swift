@@ -22,7 +22,7 @@ struct APIErrorMiddleware: ServerMiddleware {
             if problem.status >= 500 {
                 logger.error(
                     "request failed",
-                    metadata: ["operation": .string(operationID), "error": .string(String(reflecting: error))])
+                    metadata: ["operation": .string(operationID), "error": .string(LogRedaction.describe(error))])
             } else {
                 logger.debug(
                     "request refused",

@@ -6,8 +6,8 @@ import Vapor
 /// Process-wide Prometheus registry behind swift-metrics.
 ///
 /// swift-metrics can be bootstrapped once per process, so the registry is global: every application in the
-/// process (tests make many) reports into it, and `GET /metrics` prints it. Vapor records `http_requests_total` and
-/// `http_request_duration_seconds` per route pattern on its own.
+/// process (tests make many) reports into it, and `GET /metrics` prints it after the application's own request
+/// metrics (``RequestMetrics``: `http_requests_total` and `http_request_duration_seconds` per route pattern).
 enum FormaMetrics {
     static let registry: PrometheusCollectorRegistry = {
         let registry = PrometheusCollectorRegistry()
@@ -59,11 +59,13 @@ private final class OpenSessionCount: Sendable {
 extension RoutesBuilder {
     /// `GET /metrics` in the Prometheus text exposition format 0.0.4.
     func registerMetricsRoute() {
-        get("metrics") { _ -> Response in
+        get("metrics") { request -> Response in
             var headers = HTTPHeaders()
             headers.contentType = HTTPMediaType(
                 type: "text", subType: "plain", parameters: ["version": "0.0.4", "charset": "utf-8"])
-            return Response(status: .ok, headers: headers, body: .init(string: FormaMetrics.registry.emitToString()))
+            return Response(status: .ok, headers: headers, body: .init(string:
+                    request.application.formaRequestMetrics.registry.emitToString()
+                        + FormaMetrics.registry.emitToString()))
         }
     }
 }

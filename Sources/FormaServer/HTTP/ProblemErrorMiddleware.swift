@@ -17,7 +17,7 @@ struct ProblemErrorMiddleware: AsyncMiddleware {
             default:
                 problem = APIProblem(error, requestHasBody: false)
                 if problem.status >= 500 {
-                    request.logger.error("request failed", metadata: ["error": .string(String(reflecting: error))])
+                    request.logger.error("request failed", metadata: ["error": .string(LogRedaction.describe(error))])
                 }
             }
             var headers = HTTPHeaders()

@@ -122,10 +122,15 @@ final class LiveSession: @unchecked Sendable {
             continuation.finish()
         }
         FormaMetrics.liveSessionOpened()
+        // A shutdown closes the session with 1001 and waits for it to finish writing before closing the database.
+        let drainTicket = application.formaDrain.beginSession {
+            channelGuard.close(code: 1001, reason: "server: shutting down; reconnect in a moment")
+        }
         Task {
             await self.handle(stream, bearer: bearer)
             if let userID = self.registeredUserID { self.application.liveSessions.unregister(userID) }
             FormaMetrics.liveSessionClosed(code: channelGuard.serverClose?.code)
+            self.application.formaDrain.endSession(drainTicket)
         }
     }
 

@@ -23,17 +23,28 @@ public struct FormaLogHandler: LogHandler {
     public func log(event: LogEvent) {
         var merged = metadata
         if let extra = event.metadata { merged.merge(extra) { $1 } }
+        // Whatever a caller passed, no credential reaches the log (LogRedaction).
+        merged = merged.mapValues(Self.scrubbed)
         let line: String
         switch format {
         case .text:
             line = Self.textLine(
-                label: label, level: event.level, message: event.message.description, metadata: merged)
+                label: label, level: event.level, message: LogRedaction.scrub(event.message.description), metadata: merged)
         case .json:
             line = Self.jsonLine(
-                label: label, level: event.level, message: event.message.description, metadata: merged,
-                source: event.source)
+                label: label, level: event.level, message: LogRedaction.scrub(event.message.description),
+                metadata: merged, source: event.source)
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    private static func scrubbed(_ value: Logger.Metadata.Value) -> Logger.Metadata.Value {
+        switch value {
+        case .string(let string): .string(LogRedaction.scrub(string))
+        case .stringConvertible(let convertible): .string(LogRedaction.scrub(convertible.description))
+        case .array(let array): .array(array.map(scrubbed))
+        case .dictionary(let dictionary): .dictionary(dictionary.mapValues(scrubbed))
+        }
     }
 
     nonisolated(unsafe) private static let timestampFormatter: ISO8601DateFormatter = {

@@ -70,7 +70,8 @@ struct AccountService {
         let company = try await defaultCompany()
         let companyID = try company.requireID()
         let throttle = LoginThrottle(policy: configuration.loginThrottle, database: database)
-        _ = try await throttle.admit(companyID: companyID, emailKey: emailKey, remoteAddress: clientAddress, now: now)
+        let address = clientAddress
+        try await throttle.admit(companyID: companyID, emailKey: emailKey, address: address, now: now)
 
         let user = try await UserModel.query(on: database)
             .filter(\.$company.$id == companyID)
@@ -81,7 +82,7 @@ struct AccountService {
             FormaMetrics.countAccountEvent("login_failed")
             throw AuthenticationError.wrongEmailOrPassword
         }
-        try await throttle.succeeded(companyID: companyID, emailKey: emailKey)
+        try await throttle.succeeded(companyID: companyID, emailKey: emailKey, address: address)
         let (secret, record) = try await Authentication.issueToken(
             for: user, kind: .login, lifetimeSeconds: configuration.loginTokenLifetimeSeconds, now: now, on: database)
         user.$company.value = company

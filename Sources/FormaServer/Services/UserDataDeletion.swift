@@ -32,10 +32,7 @@ enum UserDataDeletion {
                 try await sql.delete(from: table).where("user_id", .equal, SQLBind(userID)).run()
             }
             if let email = user.email {
-                try await LoginAttemptModel.query(on: transaction)
-                    .filter(\.$companyID == user.$company.id)
-                    .filter(\.$emailKey == email)
-                    .delete()
+                try await LoginThrottle.forget(companyID: user.$company.id, emailKey: email, on: transaction)
             }
             try await UserModel.query(on: transaction).filter(\.$id == userID).delete()
         }

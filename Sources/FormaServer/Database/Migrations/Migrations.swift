@@ -20,5 +20,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateLiveSetResults(),
         CreateChallengeScores(),
         DropCatalogueCopy(),
+        CreateLoginBackoffs(),
     ]
 }

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import Vapor
+import VaporTesting
+
+@testable import FormaServer
+
+@Suite("Sign-in throttling: backoff, not lock-out")
+struct LoginThrottleTests {
+    private let wrong = ["email": "ada@example.com", "password": "a wrong guess"]
+    private let right = ["email": "ada@example.com", "password": "correct horse battery"]
+
+    @Test func failuresBackOffExponentially_andTheRightPasswordWorksAfterTheWait() async throws {
+        let clock = TestClock()
+        try await withFormaApp(clock: clock, adjust: {
+            $0.loginThrottle = .init(freeAttemptsPerAccount: 3, maximumAccountBackoffSeconds: 60)
+        }) { app in
+            let client = APIClient(app: app)
+            _ = try await client.signUpAndLogIn(email: "ada@example.com")
+
+            // act: three free failures, then each failure doubles the wait before the next try
+            var statuses: [HTTPStatus] = []
+            for _ in 0..<3 { statuses.append(try await client.send(.POST, "/v1/login", json: wrong).status) }
+            var waits: [Int] = []
+            for _ in 0..<8 {
+                let refused = try await client.send(.POST, "/v1/login", json: right)
+                #expect(refused.status == .tooManyRequests)
+                #expect(try refused.problem().status == 429)
+                let wait = try #require(refused.headers.first(name: "Retry-After").flatMap(Int.init))
+                waits.append(wait)
+                clock.advance(seconds: TimeInterval(wait))
+                statuses.append(try await client.send(.POST, "/v1/login", json: wrong).status)
+            }
+            let refused = try await client.send(.POST, "/v1/login", json: right)
+            let lastWait = try #require(refused.headers.first(name: "Retry-After").flatMap(Int.init))
+            clock.advance(seconds: TimeInterval(lastWait))
+            let signedIn = try await client.send(.POST, "/v1/login", json: right)
+            let afterSuccess = try await client.send(.POST, "/v1/login", json: wrong)
+
+            // verify: 1, 2, 4, … seconds, never more than the cap; the right password works once the wait is over,
+            // and a success starts the count afresh
+            #expect(statuses.allSatisfy { $0 == .unauthorized })
+            #expect(waits == [1, 2, 4, 8, 16, 32, 60, 60])
+            #expect(lastWait == 60)
+            #expect(signedIn.status == .ok)
+            #expect(afterSuccess.status == .unauthorized)
+        }
+    }
+
+    @Test func concurrentGuessesCannotPassTheFreeAttemptsTogether() async throws {
+        try await withFormaApp(adjust: { $0.loginThrottle = .init(freeAttemptsPerAccount: 5) }) { app in
+            let client = APIClient(app: app)
+            _ = try await client.signUpAndLogIn(email: "ada@example.com")
+
+            // act
+            let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                for attempt in 0..<20 {
+                    group.addTask {
+                        try await client.send(
+                            .POST, "/v1/login", json: ["email": "ada@example.com", "password": "guess \(attempt)"]
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: [HTTPStatus]()) { $0.append($1) }
+            }
+
+            // verify: at most five passwords were checked before the backoff began
+            #expect(statuses.filter { $0 == .unauthorized }.count <= 5)
+            #expect(statuses.filter { $0 == .tooManyRequests }.count >= 15)
+            #expect(statuses.allSatisfy { $0 == .unauthorized || $0 == .tooManyRequests })
+        }
+    }
+
+    @Test func anAttackerElsewhereCannotLockThePersonOut_behindATrustedProxy() async throws {
+        try await withFormaApp(adjust: {
+            $0.trustedProxies = try! TrustedProxies.parse("127.0.0.1, ::1").get()
+        }) { app in
+            // setup: a real listening server, so requests have a peer address (the "proxy", 127.0.0.1)
+            let tester = try app.testing(method: .running(hostname: "127.0.0.1", port: Int.random(in: 20_000...40_000)))
+            _ = try await APIClient(app: app).signUpAndLogIn(email: "ada@example.com")
+            func login(_ body: [String: String], from client: String) async throws -> (HTTPStatus, HTTPHeaders) {
+                let response = try await tester.sendRequest(
+                    .POST, "/v1/login",
+                    headers: ["Content-Type": "application/json", "X-Forwarded-For": "\(client), 127.0.0.1"],
+                    body: ByteBuffer(data: try JSONEncoder().encode(body)))
+                return (response.status, response.headers)
+            }
+
+            // act: an attacker's eight guesses at Ada's password, then Ada from her own address
+            var attacker: [HTTPStatus] = []
+            for _ in 0..<8 { attacker.append(try await login(wrong, from: "203.0.113.9").0) }
+            let ada = try await login(right, from: "198.51.100.7")
+
+            // verify: the attacker is slowed down after three tries; Ada signs in at once
+            #expect(attacker.prefix(3).allSatisfy { $0 == .unauthorized })
+            #expect(attacker[3] == .tooManyRequests)
+            #expect(ada.0 == .ok)
+        }
+    }
+
+    @Test func forwardedForFromAnUntrustedPeerIsIgnored() async throws {
+        try await withFormaApp(adjust: { $0.loginThrottle = .init(freeAttemptsPerAddress: 3) }) { app in
+            // setup: no trusted proxy, so X-Forwarded-For is whatever the client wrote
+            let tester = try app.testing(method: .running(hostname: "127.0.0.1", port: Int.random(in: 20_000...40_000)))
+
+            // act: one wrong guess each for four emails, each claiming another address
+            var statuses: [HTTPStatus] = []
+            var lastDetail = ""
+            for index in 0..<4 {
+                let body = try JSONEncoder().encode(["email": "person\(index)@example.com", "password": "a wrong guess"])
+                let response = try await tester.sendRequest(
+                    .POST, "/v1/login",
+                    headers: ["Content-Type": "application/json", "X-Forwarded-For": "192.0.2.\(index)"],
+                    body: ByteBuffer(data: body))
+                statuses.append(response.status)
+                lastDetail = String(buffer: response.body)
+            }
+
+            // verify: all four were counted for the one real address
+            #expect(statuses == [.unauthorized, .unauthorized, .unauthorized, .tooManyRequests])
+            #expect(lastDetail.contains("from this address"))
+        }
+    }
+
+    @Test func twoServerProcessesOnOneDatabaseShareTheCounters() async throws {
+        // setup: two applications on one SQLite file, as two `forma serve` processes would be
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("forma-throttle-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var configuration = ServerConfiguration(
+            database: .sqlite(path: (directory as NSString).appendingPathComponent("forma.sqlite")),
+            dataDirectory: directory)
+        configuration.bcryptCost = 4
+        configuration.loginThrottle = .init(freeAttemptsPerAccount: 3)
+        let clock = TestClock()
+        let first = try await Application.make(.testing)
+        let second = try await Application.make(.testing)
+        do {
+            try await configure(first, configuration: configuration, clock: clock.formaClock)
+            try await migrate(first)
+            try await configure(second, configuration: configuration, clock: clock.formaClock)
+            _ = try await APIClient(app: first).signUpAndLogIn(email: "ada@example.com")
+
+            // act: three wrong guesses spread over both, then a fourth on each
+            var statuses: [HTTPStatus] = []
+            for app in [first, second, first, second, first] {
+                statuses.append(try await APIClient(app: app).send(.POST, "/v1/login", json: wrong).status)
+            }
+
+            // verify: the second process knew what the first had counted, and the reverse
+            #expect(statuses == [.unauthorized, .unauthorized, .unauthorized, .tooManyRequests, .tooManyRequests])
+            try await second.asyncShutdown()
+            try await first.asyncShutdown()
+        } catch {
+            try? await second.asyncShutdown()
+            try? await first.asyncShutdown()
+            throw error
+        }
+    }
+
+    @Test func trustedProxiesPickTheFirstUntrustedHopFromTheRight() throws {
+        // setup
+        let proxies = try TrustedProxies.parse("10.0.0.0/8, 2001:db8::/32").get()
+        let peer = IPAddress("10.1.2.3")
+
+        // act
+        let spoofed = proxies.clientAddress(peer: peer, forwardedFor: ["6.6.6.6, 198.51.100.7, 10.9.9.9"])
+        let direct = proxies.clientAddress(peer: IPAddress("198.51.100.8"), forwardedFor: ["6.6.6.6"])
+        let v6 = proxies.clientAddress(peer: IPAddress("2001:db8::1"), forwardedFor: ["::ffff:192.0.2.4"])
+
+        // verify
+        #expect(spoofed?.description == "198.51.100.7")
+        #expect(direct?.description == "198.51.100.8")
+        #expect(v6?.description == "192.0.2.4")
+        #expect(TrustedProxies.parse("10.0.0.0/33").isFailure)
+        #expect(TrustedProxies.parse("not-an-address").isFailure)
+    }
+}
+
+extension Result {
+    fileprivate var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+}
