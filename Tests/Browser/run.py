@@ -14,6 +14,7 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
 6. a wrong API key gives error_occurred with a message, and the page shows it; the Android and React Native
    bridges receive the events too.
 7. the messages the page sent have exactly the shapes FormaKit's decoding tests know.
+8. live.js encodes pose frames byte for byte as the Swift codec does (the golden frames FormaLiveTests writes).
 
 Prints one line per test (`✔ Test <name> passed after <s> seconds.` or `✘ Test <name> failed ...`) and exits non-zero
 when any failed. Usage: run.py FORMA_BINARY
@@ -44,6 +45,8 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 EVENT_FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "FormaKitTests", "Fixtures",
                              "page-events.json")
 RECEIVED = []
+# Pose frames and the bytes the Swift codec writes for them (FormaLiveTests); live.js must write the same bytes.
+GOLDEN_FRAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "live", "frames.json")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 SQUAT_REPS = 12
 
@@ -442,6 +445,23 @@ def test_events_match_formakit_fixture(harness):
     assert seen == known, f"new shapes {sorted(seen - known)}; shapes no longer sent {sorted(known - seen)}"
 
 
+def test_live_js_writes_the_golden_frames(harness):
+    """The page's hand-written frame encoder (live.js) and the Swift codec agree byte for byte."""
+    with open(GOLDEN_FRAMES) as file:
+        golden = json.load(file)["frames"]
+    driver = harness.driver
+    driver.get(f"{harness.base}/embed/")
+    written = driver.execute_async_script("""
+        const [frames, done] = arguments;
+        import('/embed/assets/live.js').then(({ encodeFrame }) => done(frames.map((frame) =>
+          Array.from(new Uint8Array(encodeFrame(frame.t, frame.landmarks)),
+                     (byte) => byte.toString(16).padStart(2, '0')).join(''))))
+          .catch((error) => done(`error: ${error}`));
+    """, golden)
+    assert isinstance(written, list), written
+    assert len(golden) >= 4 and written == [frame["hex"] for frame in golden], written
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: run.py FORMA_BINARY", file=sys.stderr)
@@ -452,7 +472,7 @@ def main():
         harness.start()
         for test in (test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges,
-                     test_events_match_formakit_fixture):
+                     test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
             began = time.time()
             try:
                 test(harness)

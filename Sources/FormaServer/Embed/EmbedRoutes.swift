@@ -13,7 +13,7 @@ enum EmbedRoutes {
         app.get("embed", "assets", ":file") { request async throws -> Response in
             let name = request.parameters.get("file") ?? ""
             guard let asset = assets.files[name] else {
-                throw Abort(.notFound, reason: "file: no embed asset '\(LiveChannelGuard.truncated(name, toBytes: 60))'")
+                throw Abort(.notFound, reason: "file: no embed asset '\(LiveClose.truncated(name, toBytes: 60))'")
             }
             if request.headers.first(name: .ifNoneMatch) == asset.etag {
                 return Response(status: .notModified, headers: Self.assetHeaders(asset))

@@ -1,5 +1,4 @@
-import FormaCore
-import FormaMotion
+import FormaLive
 import Foundation
 import Metrics
 import NIOConcurrencyHelpers
@@ -37,9 +36,32 @@ enum LiveEndpoint {
     }
 }
 
-/// Open live sessions per person, in this server process.
+/// Open live sessions in this server process: their channel guards and clocks by session id, and how many each
+/// person has.
 final class LiveSessionRegistry: Sendable {
+    struct OpenSession: Sendable {
+        let channelGuard: LiveChannelGuard
+        let clock: any LiveClock
+    }
+
     private let open = NIOLockedValueBox<[UUID: Int]>([:])
+    private let sessions = NIOLockedValueBox<[UUID: OpenSession]>([:])
+
+    func add(session: UUID, _ openSession: OpenSession) {
+        sessions.withLockedValue { $0[session] = openSession }
+    }
+
+    func remove(session: UUID) {
+        sessions.withLockedValue { $0[session] = nil }
+    }
+
+    /// The ids of the sessions open now.
+    var openSessions: [UUID] { sessions.withLockedValue { Array($0.keys) } }
+
+    /// An open session (the `session` its `ready` event named).
+    func session(_ id: UUID) -> OpenSession? {
+        sessions.withLockedValue { $0[id] }
+    }
 
     /// Counts a new session for `userID`; `false` when the person already has `limit` open.
     func register(_ userID: UUID, limit: Int) -> Bool {
@@ -62,6 +84,23 @@ final class LiveSessionRegistry: Sendable {
 extension Application {
     private struct LiveRegistryKey: StorageKey {
         typealias Value = LiveSessionRegistry
+    }
+
+    private struct LiveClockKey: StorageKey {
+        typealias Value = @Sendable () -> any LiveClock
+    }
+
+    /// Makes the monotonic clock a new live session reads (rates, hello and idle limits, a challenge's bound): the
+    /// process's `ContinuousClock` for every session; tests give each session a manual clock of its own.
+    var makeLiveClock: @Sendable () -> any LiveClock {
+        get {
+            if let make = storage[LiveClockKey.self] { return make }
+            let clock = MonotonicLiveClock()
+            let make: @Sendable () -> any LiveClock = { clock }
+            storage[LiveClockKey.self] = make
+            return make
+        }
+        set { storage[LiveClockKey.self] = newValue }
     }
 
     var liveSessions: LiveSessionRegistry {
