@@ -5,6 +5,10 @@ public enum LiveClose: Sendable, Equatable, Error {
     case ended
     /// A WebSocket frame the protocol does not allow (1002).
     case invalidWebSocketFrame
+    /// A client frame without a mask (1002; RFC 6455 §5.1).
+    case unmaskedFrame
+    /// A frame with a reserved bit set while no extension was negotiated (1002; RFC 6455 §5.2).
+    case reservedBitsSet
     /// A binary pose frame that does not parse (1007).
     case badFrame(LiveProblem)
     /// More frames a second than the limit, sustained over a second (1008).
@@ -36,7 +40,7 @@ public enum LiveClose: Sendable, Equatable, Error {
     public var code: Int {
         switch self {
         case .ended: 1000
-        case .invalidWebSocketFrame: 1002
+        case .invalidWebSocketFrame, .unmaskedFrame, .reservedBitsSet: 1002
         case .badFrame: 1007
         case .framesTooFast, .analysisBacklog, .idle, .clientNotReading: 1008
         case .messageTooLarge: 1009
@@ -54,6 +58,8 @@ public enum LiveClose: Sendable, Equatable, Error {
         switch self {
         case .ended: "session ended"
         case .invalidWebSocketFrame: "frame: not a valid WebSocket frame"
+        case .unmaskedFrame: "frame: a client must mask every frame"
+        case .reservedBitsSet: "frame: reserved bits must be 0; no extension is negotiated"
         case .badFrame(let problem), .badControl(let problem), .unauthorized(let problem): problem.description
         case .framesTooFast(let perSecond): "frames: more than \(perSecond) a second"
         case .analysisBacklog: "client: frames arrive faster than they can be analysed"

@@ -82,6 +82,16 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
             if frame.opcode == .connectionClose { context.close(promise: nil) }
             return
         }
+        // RFC 6455 §5.1 and §5.2: a client masks every frame, and sets no reserved bit without an extension (none is
+        // negotiated here); either fault fails the connection with 1002.
+        guard frame.maskKey != nil else {
+            close(context: context, .unmaskedFrame)
+            return
+        }
+        guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
+            close(context: context, .reservedBitsSet)
+            return
+        }
         switch frame.opcode {
         case .text, .binary:
             fragmentedBytes = frame.fin ? nil : frame.length

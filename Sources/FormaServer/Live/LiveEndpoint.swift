@@ -1,3 +1,4 @@
+import FormaCore
 import FormaLive
 import Foundation
 import Metrics
@@ -16,6 +17,7 @@ enum LiveEndpoint {
                     detail: "GET /v1/live is a WebSocket: open it with Connection: Upgrade and Upgrade: websocket",
                     headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
             }
+            try checkHandshake(request)
             let application = request.application
             let bearer = request.headers.bearerAuthorization?.token
             let logger = request.logger
@@ -26,6 +28,23 @@ enum LiveEndpoint {
                     logger: logger)
             }
             return response
+        }
+    }
+
+    /// RFC 6455 §4.2.1 and §4.4: a version other than 13 is answered 426 with the version the server speaks, and a
+    /// `Sec-WebSocket-Key` that is not the base64 of 16 bytes 400, before anything is upgraded.
+    static func checkHandshake(_ request: Request) throws {
+        let versions = request.headers["Sec-WebSocket-Version"].map { $0.trimmingCharacters(in: .whitespaces) }
+        guard versions == ["13"] else {
+            throw APIProblem(
+                status: 426, kind: "upgrade-required", title: "Upgrade Required",
+                detail: "Sec-WebSocket-Version: only version 13 (RFC 6455) is spoken here",
+                issues: [FieldIssue(field: "Sec-WebSocket-Version", message: "send 13")],
+                headers: ["Sec-WebSocket-Version": "13", "Upgrade": "websocket", "Connection": "Upgrade"])
+        }
+        let keys = request.headers["Sec-WebSocket-Key"].map { $0.trimmingCharacters(in: .whitespaces) }
+        guard keys.count == 1, let key = keys.first, key.utf8.count == 24, Data(base64Encoded: key)?.count == 16 else {
+            throw APIProblem.badRequest("must be the base64 encoding of 16 random bytes", field: "Sec-WebSocket-Key")
         }
     }
 
