@@ -5,9 +5,10 @@ public enum LiveControl: Sendable, Equatable, Codable {
     case hello(token: String)
     /// `exerciseID` is the catalogue id of the workout item this set belongs to, when the client knows it;
     /// `aspectRatio` the camera image's width over height; `challengeSeconds` makes the session a timed challenge.
+    /// `source` says where the landmarks come from (a camera unless the client says it replays a recording).
     case start(
         exercise: String, workoutID: String? = nil, exerciseID: String? = nil, aspectRatio: Double? = nil,
-        challengeSeconds: Int? = nil)
+        challengeSeconds: Int? = nil, source: LiveSource? = nil)
     case exercise(exercise: String, exerciseID: String? = nil)
     case pause
     case resume
@@ -36,7 +37,7 @@ public enum LiveControl: Sendable, Equatable, Codable {
     public var jsonText: String { LiveJSON.text(self) }
 
     private enum Key: String, CodingKey {
-        case type, token, exercise, workoutId, exerciseId, aspectRatio, challengeSeconds
+        case type, token, exercise, workoutId, exerciseId, aspectRatio, challengeSeconds, source
     }
 
     public init(from decoder: any Decoder) throws {
@@ -60,7 +61,7 @@ public enum LiveControl: Sendable, Equatable, Codable {
                 exercise: try Self.required(.exercise, in: container),
                 workoutID: try Self.string(.workoutId, in: container),
                 exerciseID: try Self.string(.exerciseId, in: container), aspectRatio: aspectRatio,
-                challengeSeconds: challengeSeconds)
+                challengeSeconds: challengeSeconds, source: try Self.source(in: container))
         case "exercise":
             self = .exercise(
                 exercise: try Self.required(.exercise, in: container),
@@ -79,8 +80,9 @@ public enum LiveControl: Sendable, Equatable, Codable {
         case .hello(let token):
             try container.encode("hello", forKey: .type)
             try container.encode(token, forKey: .token)
-        case let .start(exercise, workoutID, exerciseID, aspectRatio, challengeSeconds):
+        case let .start(exercise, workoutID, exerciseID, aspectRatio, challengeSeconds, source):
             try container.encode("start", forKey: .type)
+            try container.encodeIfPresent(source, forKey: .source)
             try container.encode(exercise, forKey: .exercise)
             try container.encodeIfPresent(workoutID, forKey: .workoutId)
             try container.encodeIfPresent(exerciseID, forKey: .exerciseId)
@@ -134,6 +136,15 @@ public enum LiveControl: Sendable, Equatable, Codable {
         return value
     }
 
+    /// `source`: `camera` or `replay`; `null` counts as absent.
+    private static func source(in container: KeyedDecodingContainer<Key>) throws -> LiveSource? {
+        guard let text = try string(.source, in: container) else { return nil }
+        guard let source = LiveSource(rawValue: text) else {
+            throw LiveProblem(field: "source", message: "must be camera or replay")
+        }
+        return source
+    }
+
     private static func challengeSeconds(in container: KeyedDecodingContainer<Key>) throws -> Int? {
         let range = LiveLimits.challengeSeconds
         let problem = LiveProblem(
@@ -151,4 +162,11 @@ public enum LiveControl: Sendable, Equatable, Codable {
         }
         return Int(value)
     }
+}
+
+/// Where a session's landmarks come from. The server cannot see a camera; it trusts the embed page to say when it
+/// replays a recording, and a replayed session never scores (docs/live-protocol.md, "Sources").
+public enum LiveSource: String, Sendable, Codable, CaseIterable {
+    case camera
+    case replay
 }

@@ -94,18 +94,21 @@ public enum LiveEvent: Sendable, Equatable, Codable {
         }
     }
 
-    /// The end of a timed challenge: `completed` when it ran its full time (and was ranked).
+    /// The end of a timed challenge: `completed` when it ran its full time, `ranked` when its score also counts on
+    /// the leaderboard (completed, and from a camera, not a replayed recording).
     public struct ChallengeResult: Sendable, Equatable, Codable {
         public var exercise: String
         public var seconds: Int
         public var reps: Int
         public var completed: Bool
+        public var ranked: Bool
 
-        public init(exercise: String, seconds: Int, reps: Int, completed: Bool) {
+        public init(exercise: String, seconds: Int, reps: Int, completed: Bool, ranked: Bool) {
             self.exercise = exercise
             self.seconds = seconds
             self.reps = reps
             self.completed = completed
+            self.ranked = ranked
         }
     }
 

@@ -53,6 +53,7 @@ public struct LiveSessionMachine: Sendable {
         var exercise: String
         var exerciseID: String?
         var aspectRatio: Double?
+        var source: LiveSource
     }
 
     public let sessionID: UUID
@@ -70,6 +71,8 @@ public struct LiveSessionMachine: Sendable {
     private var analyzer: PoseAnalyzer?
     private var setExerciseID: String?
     private var aspectRatio: Double?
+    /// Where the landmarks come from, as `start` said.
+    private var source = LiveSource.camera
     private var paused = false
     private var lastFrameTime: Double?
     private var sets: [LiveSetSummary] = []
@@ -151,14 +154,15 @@ public struct LiveSessionMachine: Sendable {
         switch control {
         case .hello:
             break
-        case let .start(exercise, workoutID, exerciseID, aspectRatio, challengeSeconds):
+        case let .start(exercise, workoutID, exerciseID, aspectRatio, challengeSeconds, source):
             guard analyzer == nil, challenge == nil, pendingStart == nil else {
                 throw Self.bad("type", "already started; send exercise to change exercise")
             }
             if challengeSeconds != nil, workoutID != nil {
                 throw Self.bad("challengeSeconds", "a challenge is not part of a workout")
             }
-            let start = PendingStart(exercise: exercise, exerciseID: exerciseID, aspectRatio: aspectRatio)
+            let start = PendingStart(
+                exercise: exercise, exerciseID: exerciseID, aspectRatio: aspectRatio, source: source ?? .camera)
             if let workoutID {
                 pendingStart = start
                 outputs.append(.lookUpWorkout(id: workoutID))
@@ -180,7 +184,7 @@ public struct LiveSessionMachine: Sendable {
                 // Ended before its time was up: reported, not ranked.
                 challenge?.over = true
                 outputs.append(.send(.challenge(.init(
-                    exercise: set.exercise, seconds: current.seconds, reps: set.reps, completed: false))))
+                    exercise: set.exercise, seconds: current.seconds, reps: set.reps, completed: false, ranked: false))))
             }
             outputs.append(.send(.summary(sets: sets.map(LiveEvent.SetResult.init))))
             throw .ended
@@ -189,6 +193,7 @@ public struct LiveSessionMachine: Sendable {
 
     private mutating func begin(_ start: PendingStart, challengeSeconds: Int?) throws(LiveClose) {
         aspectRatio = start.aspectRatio
+        source = start.source
         try begin(exercise: start.exercise, exerciseID: start.exerciseID)
         if let challengeSeconds { challenge = Challenge(seconds: challengeSeconds) }
     }
@@ -261,16 +266,18 @@ public struct LiveSessionMachine: Sendable {
         for event in events { outputs.append(.send(LiveEvent(event, exercise: analyzer.exercise.id))) }
     }
 
-    /// Ends a challenge whose time is up: the set is finished and the score stored for the leaderboard.
+    /// Ends a challenge whose time is up: the set is finished and the score stored, for the leaderboard when it came
+    /// from a camera; a replayed recording's score is stored marked and never ranked.
     private mutating func finishChallenge(into outputs: inout [Output]) throws(LiveClose) {
         guard let current = challenge, let person else { return }
         challenge?.over = true
         finishSet(into: &outputs)
         guard let set = sets.last else { return }
         outputs.append(.persist(.challengeScore(
-            person: person, exercise: set.exercise, seconds: current.seconds, reps: set.reps)))
+            person: person, exercise: set.exercise, seconds: current.seconds, reps: set.reps, source: source)))
         outputs.append(.send(.challenge(.init(
-            exercise: set.exercise, seconds: current.seconds, reps: set.reps, completed: true))))
+            exercise: set.exercise, seconds: current.seconds, reps: set.reps, completed: true,
+            ranked: source == .camera))))
     }
 
     /// Ends the current set: reports it, and stores it with the workout run when the session has one.
@@ -282,7 +289,7 @@ public struct LiveSessionMachine: Sendable {
         sets.append(summary)
         outputs.append(.send(.set(.init(summary))))
         if let workout, let person, analyzer.analysis.framesAnalysed > 0 {
-            outputs.append(.persist(.set(summary, person: person, workout: workout)))
+            outputs.append(.persist(.set(summary, person: person, workout: workout, source: source)))
         }
     }
 

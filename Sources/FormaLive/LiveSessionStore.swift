@@ -27,9 +27,9 @@ public struct LiveWorkout: Sendable, Hashable {
 /// Something a session stores.
 public enum LiveRecord: Sendable, Equatable {
     /// A finished set of a session that belongs to a workout run.
-    case set(LiveSetSummary, person: LivePerson, workout: LiveWorkout)
-    /// The score of a timed challenge that ran its full time, for the leaderboard.
-    case challengeScore(person: LivePerson, exercise: String, seconds: Int, reps: Int)
+    case set(LiveSetSummary, person: LivePerson, workout: LiveWorkout, source: LiveSource)
+    /// The score of a timed challenge that ran its full time; it ranks on the leaderboard only from a camera.
+    case challengeScore(person: LivePerson, exercise: String, seconds: Int, reps: Int, source: LiveSource)
 
     /// What could not be done when storing it fails (the reason of the 1011 close).
     var failure: String {

@@ -16,6 +16,7 @@ struct LiveMessageTests {
         (#"{"type": "hello", "token": "ft_x"}"#, .hello(token: "ft_x")),
         (#"{"type": "exercise", "exercise": "lunge", "extra": [1]}"#, .exercise(exercise: "lunge")),
         (#"{"type": "pause"}"#, .pause), (#"{"type": "resume"}"#, .resume), (#"{"type": "end"}"#, .end),
+        (#"{"type": "start", "exercise": "squat", "source": "replay"}"#, .start(exercise: "squat", source: .replay)),
     ])
     func parse_readsEachControlMessage(text: String, expected: LiveControl) throws {
         #expect(try LiveControl.parse(text) == expected)
@@ -45,6 +46,7 @@ struct LiveMessageTests {
         (#"{"type": "start", "exercise": "squat", "challengeSeconds": 30.5}"#, "challengeSeconds: must be a whole number of seconds from 10 to 600"),
         (#"{"type": "start", "exercise": "squat", "challengeSeconds": 1e300}"#, "challengeSeconds: must be a whole number of seconds from 10 to 600"),
         (#"{"type": "start", "aspectRatio": 20}"#, "aspectRatio: must be a number from 0.1 to 10"),
+        (#"{"type": "start", "exercise": "squat", "source": "tape"}"#, "source: must be camera or replay"),
     ])
     func parse_refusesABadMessage_namingTheField(text: String, reason: String) {
         #expect(throws: LiveProblem.self) { try LiveControl.parse(text) }
@@ -70,8 +72,8 @@ struct LiveMessageTests {
          #"{"limits":{"idleSeconds":30,"maxFrameBytes":4096,"maxFramesPerSecond":60},"session":"8a0c0000-0000-4000-8000-000000000001","type":"ready"}"#),
         (.leftFrame(at: 9.4), #"{"t":9.4,"type":"left_frame"}"#),
         (.returnedToFrame(at: 11.02), #"{"t":11.02,"type":"returned_frame"}"#),
-        (.challenge(.init(exercise: "squat", seconds: 60, reps: 27, completed: true)),
-         #"{"completed":true,"exercise":"squat","reps":27,"seconds":60,"type":"challenge"}"#),
+        (.challenge(.init(exercise: "squat", seconds: 60, reps: 27, completed: true, ranked: true)),
+         #"{"completed":true,"exercise":"squat","ranked":true,"reps":27,"seconds":60,"type":"challenge"}"#),
         (.set(.init(LiveSetSummary(
             exercise: "squat", exerciseId: nil, reps: 8, partials: 1, seconds: 31.46, mistakes: ["knees-caving": 2],
             quality: 0.8))),

@@ -113,7 +113,7 @@ struct LiveSessionDriverTests {
             Issue.record("no challenge event")
             return
         }
-        #expect(store.saved == [.challengeScore(person: Self.ada, exercise: "flank-stretch", seconds: 10, reps: result.reps)])
+        #expect(store.saved == [.challengeScore(person: Self.ada, exercise: "flank-stretch", seconds: 10, reps: result.reps, source: .camera)])
         #expect(transport.observations.contains("analysed"))
         #expect(store.openSessions[Self.ada] == 0)
     }

@@ -210,7 +210,7 @@ struct LiveSessionMachineTests {
         session.outputs += session.machine.handle(.disconnected, at: session.now)
 
         // verify
-        let stored = session.records.compactMap { if case .set(let set, let person, let run) = $0, run == workout, person == Self.person { set } else { nil } }
+        let stored = session.records.compactMap { if case .set(let set, let person, let run, .camera) = $0, run == workout, person == Self.person { set } else { nil } }
         #expect(stored.map(\.exerciseId) == ["Flank_1", "Flank_2"])
         #expect(stored.allSatisfy { $0.reps >= 1 && $0.quality != nil })
         #expect(session.events("set").count == 2)
@@ -248,11 +248,29 @@ struct LiveSessionMachineTests {
         #expect(result.completed && result.seconds == 10)
         #expect(result.reps == session.events("rep").count)
         #expect(result.reps >= 1)
-        #expect(session.records == [.challengeScore(person: Self.person, exercise: "flank-stretch", seconds: 10, reps: result.reps)])
+        #expect(result.ranked)
+        #expect(session.records == [.challengeScore(
+            person: Self.person, exercise: "flank-stretch", seconds: 10, reps: result.reps, source: .camera)])
         // the score is stored before the client hears of it
         let persistIndex = try #require(session.outputs.firstIndex { if case .persist = $0 { true } else { false } })
         let eventIndex = try #require(session.outputs.firstIndex { if case .send(.challenge) = $0 { true } else { false } })
         #expect(persistIndex < eventIndex)
+    }
+
+    @Test func aReplayedChallenge_isStoredMarked_andNeverRanked() throws {
+        // setup
+        var session = Session()
+        session.send(#"{"type": "start", "exercise": "flank-stretch", "challengeSeconds": 10, "source": "replay"}"#)
+
+        // act
+        session.replay(try Self.flankStretches(3))
+
+        // verify: completed, counted, stored as a replay, not ranked
+        let results = session.events("challenge").compactMap { if case .challenge(let r) = $0 { r } else { nil } }
+        let result = try #require(results.first)
+        #expect(result.completed && !result.ranked)
+        #expect(session.records == [.challengeScore(
+            person: Self.person, exercise: "flank-stretch", seconds: 10, reps: result.reps, source: .replay)])
     }
 
     @Test func slowedTimestamps_cannotStretchAChallengePastTheServersClockAndGrace() throws {

@@ -62,6 +62,7 @@ struct ChallengeBoard {
             .filter(\.$companyID == companyID)
             .filter(\.$poseExercise == exercise)
             .filter(\.$seconds == seconds)
+            .filter(\.$source == LiveSource.camera.rawValue)  // replayed recordings never rank (issue 12)
             .all()
         var best: [UUID: (reps: Int, at: Date)] = [:]
         for score in scores {

@@ -61,15 +61,15 @@ struct FluentLiveStore: LiveSessionStore {
     func save(_ record: LiveRecord) async throws {
         let now = application.formaClock.now
         switch record {
-        case let .set(summary, person, workout):
+        case let .set(summary, person, workout, source):
             try await LiveSetResultModel(
                 companyID: person.companyID, userID: person.userID, workoutID: workout.workoutID,
-                runID: workout.runID, summary: summary, createdAt: now
+                runID: workout.runID, summary: summary, createdAt: now, source: source.rawValue
             ).create(on: database)
-        case let .challengeScore(person, exercise, seconds, reps):
+        case let .challengeScore(person, exercise, seconds, reps, source):
             try await ChallengeScoreModel(
                 companyID: person.companyID, userID: person.userID, poseExercise: exercise, seconds: seconds,
-                reps: reps, createdAt: now
+                reps: reps, createdAt: now, source: source.rawValue
             ).create(on: database)
         }
     }

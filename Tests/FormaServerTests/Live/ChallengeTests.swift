@@ -37,6 +37,7 @@ struct ChallengeTests {
             // verify: the score is the repetitions reported before the time was up, and fewer than were done
             let reps = try #require(result["reps"] as? Int)
             #expect(result["completed"] as? Bool == true && result["seconds"] as? Int == 10)
+            #expect(result["ranked"] as? Bool == true)
             #expect(reps == client.messages(ofType: "rep").count)
             #expect((3...5).contains(reps))
             let scores = try await ChallengeScoreModel.query(on: app.db).all()
@@ -64,6 +65,35 @@ struct ChallengeTests {
             #expect(result["completed"] as? Bool == true)
             #expect(try await ChallengeScoreModel.query(on: app.db).count() == 1)
             await client.disconnect()
+        }
+    }
+
+    @Test func aReplayedChallenge_isStoredMarked_andNeverOnTheLeaderboard() async throws {
+        try await withLiveServer { app, server in
+            // setup
+            let api = APIClient(app: app)
+            let key = try await api.createCompany("Replayers")
+            let token = try await api.sessionToken(key: key, userId: "replayer").token
+            let client = try await LiveTestClient.connect(to: server, bearer: token)
+            _ = try await client.waitFor("ready")
+            try await client.send(json: ["type": "start", "exercise": "squat", "challengeSeconds": 10, "source": "replay"])
+
+            // act
+            try await client.replay(try syntheticSquats(8))
+            let result = try #require(try await client.waitFor("challenge"))
+            try await client.send(json: ["type": "end"])
+            _ = try await client.closed()
+            let board = try await api.get(
+                "/v1/challenges/leaderboard?exercise=squat&seconds=10", headers: Auth.bearer(token))
+
+            // verify: completed and counted, stored as a replay, not ranked
+            #expect(result["completed"] as? Bool == true && result["ranked"] as? Bool == false)
+            let scores = try await ChallengeScoreModel.query(on: app.db).all()
+            #expect(scores.map(\.source) == ["replay"])
+            #expect(scores.map(\.reps) == [result["reps"] as? Int ?? -1])
+            #expect(board.status == .ok)
+            #expect(try board.json(BoardBody.self).entries.isEmpty)
+            #expect(try board.json(BoardBody.self).me == nil)
         }
     }
 

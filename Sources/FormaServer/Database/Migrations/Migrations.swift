@@ -19,5 +19,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateFitnessTests(),
         CreateLiveSetResults(),
         CreateChallengeScores(),
+        AddLiveSessionSource(),
     ]
 }
