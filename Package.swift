@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "FormaMotion", targets: ["FormaMotion"]),
         .library(name: "FormaServer", targets: ["FormaServer"]),
         .library(name: "FormaKit", targets: ["FormaKit"]),
+        .library(name: "FormaLive", targets: ["FormaLive"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
@@ -42,6 +43,13 @@ let package = Package(
             name: "FormaMotion",
             swiftSettings: strictSettings
         ),
+        // The /v1/live protocol without IO: frame codec, messages, close codes, session state machine
+        // (docs/live-protocol.md). Shared by the server and the SDK.
+        .target(
+            name: "FormaLive",
+            dependencies: ["FormaMotion"],
+            swiftSettings: strictSettings
+        ),
         // Types generated from openapi.yaml, shared by the server and the SDK.
         .target(
             name: "FormaAPI",
@@ -56,6 +64,7 @@ let package = Package(
             dependencies: [
                 "FormaCore",
                 "FormaMotion",
+                "FormaLive",
                 "FormaAPI",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
@@ -77,6 +86,7 @@ let package = Package(
             dependencies: [
                 "FormaCore",
                 "FormaMotion",
+                "FormaLive",
                 "FormaAPI",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
@@ -114,8 +124,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "FormaLiveTests",
+            dependencies: ["FormaLive", "FormaMotion"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "FormaKitTests",
-            dependencies: ["FormaKit", "FormaMotion"],
+            dependencies: ["FormaKit", "FormaLive", "FormaMotion"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
@@ -124,6 +139,7 @@ let package = Package(
             dependencies: [
                 "FormaServer",
                 "FormaMotion",
+                "FormaLive",
                 "FormaCLI",
                 "FormaKit",
                 .product(name: "VaporTesting", package: "vapor"),

@@ -1,39 +1,17 @@
 import FormaMotion
 import Foundation
 
-/// What a live analysis reports, on the device (``OnDeviceCounter``) or from a `/v1/live` session
-/// (``LiveEvent/init(json:)``): the same events either way (docs/live-protocol.md, "Events").
-public enum LiveEvent: Sendable, Equatable {
-    /// A counted repetition: its number in the set, when it ran, its quality (0…1) and the mistake codes.
-    case repetition(count: Int, start: Double, end: Double, quality: Double, mistakes: [String])
-    /// A half repetition, not counted, with the cue ("Go deeper").
-    case partial(code: String, message: String)
-    case mistake(code: String, message: String)
-    case leftFrame(at: Double)
-    case returnedToFrame(at: Double)
-    /// A message of the live protocol this SDK does not model (`ready`, `set`, `summary`, …), kept as JSON.
-    case other(type: String, data: JSONValue)
+// The live protocol's types (LiveEvent, LiveFrameCodec) are FormaKit's too: a host that imports FormaKit decodes
+// the server's events with the very type the server encodes them with.
+@_exported import FormaLive
 
-    /// Decodes one text message of a `/v1/live` session.
+extension LiveEvent {
+    /// Decodes one text message of a `/v1/live` session; a known event with a missing or mistyped field throws.
     public init(json: String) throws(FormaError) {
-        guard let object = (try? JSONValue(json: Data(json.utf8)))?.objectValue, case .string(let type)? = object["type"]
-        else { throw FormaError.invalidArgument(field: "json", message: "not a live event object") }
-        func number(_ key: String) -> Double? { if case .number(let value)? = object[key] { value } else { nil } }
-        func string(_ key: String) -> String? { if case .string(let value)? = object[key] { value } else { nil } }
-        switch type {
-        case "rep":
-            var codes: [String] = []
-            if case .array(let values)? = object["mistakes"] {
-                codes = values.compactMap { if case .string(let code) = $0 { code } else { nil } }
-            }
-            self = .repetition(
-                count: Int(number("count") ?? 0), start: number("start") ?? 0, end: number("end") ?? 0,
-                quality: number("quality") ?? 0, mistakes: codes)
-        case "partial": self = .partial(code: string("code") ?? "", message: string("message") ?? "")
-        case "mistake": self = .mistake(code: string("code") ?? "", message: string("message") ?? "")
-        case "left_frame": self = .leftFrame(at: number("t") ?? 0)
-        case "returned_frame": self = .returnedToFrame(at: number("t") ?? 0)
-        default: self = .other(type: type, data: .object(object))
+        do {
+            self = try LiveEvent.parse(json)
+        } catch {
+            throw FormaError.invalidArgument(field: "json", message: error.message)
         }
     }
 }
@@ -89,7 +67,7 @@ public struct OnDeviceCounter: Sendable {
         let frame = PoseFrame(
             timeSeconds: timeSeconds,
             landmarks: landmarks?.map { Landmark(x: $0.x, y: $0.y, z: $0.z, visibility: $0.visibility) })
-        return Self.events(analyzer.process(frame))
+        return events(analyzer.process(frame))
     }
 
     /// One frame of Apple Vision's recognised points: x, y normalised with the origin at the bottom left (Vision's
@@ -104,31 +82,21 @@ public struct OnDeviceCounter: Sendable {
         let frame = visionJoints.isEmpty
             ? PoseFrame(timeSeconds: timeSeconds, landmarks: nil)
             : VisionBodyJoint.poseFrame(timeSeconds: timeSeconds, joints: joints)
-        return Self.events(analyzer.process(frame))
+        return events(analyzer.process(frame))
     }
 
     /// Ends the set: a repetition in progress that has come back is counted.
     public mutating func finish() -> [LiveEvent] {
-        Self.events(analyzer.finish())
+        events(analyzer.finish())
     }
 
-    static func events(_ events: [PoseEvent]) -> [LiveEvent] {
-        events.map { event in
-            switch event {
-            case .repetition(let rep):
-                .repetition(
-                    count: rep.number, start: rep.startSeconds, end: rep.endSeconds, quality: rep.quality,
-                    mistakes: rep.cues.map(\.code))
-            case .partialRepetition(let partial): .partial(code: partial.cue.code, message: partial.cue.message)
-            case .mistake(let cue): .mistake(code: cue.code, message: cue.message)
-            case .leftFrame(let since): .leftFrame(at: since)
-            case .returnedToFrame(let at): .returnedToFrame(at: at)
-            }
-        }
+    private func events(_ events: [PoseEvent]) -> [LiveEvent] {
+        events.map { LiveEvent($0, exercise: analyzer.exercise.id) }
     }
 }
 
-/// Encodes pose frames for a `/v1/live` session (docs/live-protocol.md, "Pose frames"): version 1, little-endian.
+/// Encodes pose frames for a `/v1/live` session (docs/live-protocol.md, "Pose frames") with the server's own codec
+/// (``LiveFrameCodec``), after checking what the format cannot carry.
 public enum LiveFrameEncoder {
     public static func encode(timeSeconds: Double, landmarks: [PoseLandmarkPoint]?) throws(FormaError) -> Data {
         guard timeSeconds.isFinite else { throw .invalidArgument(field: "timeSeconds", message: "must be finite") }
@@ -140,20 +108,9 @@ public enum LiveFrameEncoder {
                 throw .invalidArgument(field: "landmarks", message: "values must be finite numbers")
             }
         }
-        var data = Data(capacity: 12 + (landmarks == nil ? 0 : 33 * 16))
-        data.append(1)
-        data.append(landmarks == nil ? 0 : 1)
-        appendLittleEndian(UInt16(landmarks == nil ? 0 : 33), to: &data)
-        appendLittleEndian(timeSeconds.bitPattern, to: &data)
-        for point in landmarks ?? [] {
-            for value in [point.x, point.y, point.z, point.visibility] {
-                appendLittleEndian(Float(value).bitPattern, to: &data)
-            }
-        }
-        return data
-    }
-
-    private static func appendLittleEndian<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
-        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        let frame = PoseFrame(
+            timeSeconds: timeSeconds,
+            landmarks: landmarks?.map { Landmark(x: $0.x, y: $0.y, z: $0.z, visibility: $0.visibility) })
+        return Data(LiveFrameCodec.encode(frame))
     }
 }

@@ -143,6 +143,7 @@ public struct ServerConfiguration: Sendable {
         ("FORMA_MEDIAPIPE_SCRIPT_URL", "URL of MediaPipe tasks-vision's vision_bundle.mjs for the embed page (default: jsDelivr)"),
         ("FORMA_MEDIAPIPE_WASM_URL", "URL of the folder holding tasks-vision's wasm files (default: jsDelivr)"),
         ("FORMA_MEDIAPIPE_MODEL_URL", "URL of the pose_landmarker .task model (default: Google's model storage)"),
+        ("FORMA_EMBED_REPLAY", "on to let the embed page replay recorded pose files (?replay=) from a company's allowed origins; replayed sessions never score (default off)"),
     ]
 
     /// Reads the configuration from environment variables.
@@ -234,6 +235,14 @@ public struct ServerConfiguration: Sendable {
                 problems.append("\(name)=\(url) must be an http:// or https:// URL")
             } else {
                 embed[keyPath: path] = url
+            }
+        }
+
+        if let raw = value("FORMA_EMBED_REPLAY") {
+            switch raw.lowercased() {
+            case "on", "true", "1", "yes": embed.replayEnabled = true
+            case "off", "false", "0", "no": embed.replayEnabled = false
+            default: problems.append("FORMA_EMBED_REPLAY=\(raw) must be on or off")
             }
         }
 

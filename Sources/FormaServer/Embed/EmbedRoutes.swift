@@ -13,7 +13,7 @@ enum EmbedRoutes {
         app.get("embed", "assets", ":file") { request async throws -> Response in
             let name = request.parameters.get("file") ?? ""
             guard let asset = assets.files[name] else {
-                throw Abort(.notFound, reason: "file: no embed asset '\(LiveChannelGuard.truncated(name, toBytes: 60))'")
+                throw Abort(.notFound, reason: "file: no embed asset '\(LiveClose.truncated(name, toBytes: 60))'")
             }
             if request.headers.first(name: .ifNoneMatch) == asset.etag {
                 return Response(status: .notModified, headers: Self.assetHeaders(asset))
@@ -51,10 +51,9 @@ enum EmbedRoutes {
         }
         var replayOrigin: String?
         if let replay = request.query[String.self, at: "replay"] {
-            if let origin = Self.origin(of: replay) {
-                replayOrigin = origin
-            } else {
-                problem = problem ?? "replay: '\(replay)' is not an http or https URL"
+            switch Self.replayOrigin(of: replay, company: company, enabled: settings.replayEnabled) {
+            case .success(let origin): replayOrigin = origin
+            case .failure(let refusal): problem = problem ?? refusal.message
             }
         }
         let pageSettings = PageSettings(
@@ -95,6 +94,29 @@ enum EmbedRoutes {
                 frameAncestors: Self.frameAncestors(company: company, unknown: company == nil && companyName != nil),
                 settings: settings, replayOrigin: replayOrigin))
         return Response(status: .ok, headers: headers, body: .init(string: html))
+    }
+
+    struct ReplayRefusal: Error {
+        let message: String
+    }
+
+    /// The origin a `?replay=` recording may be fetched from: only where the deployment enables replay
+    /// (`FORMA_EMBED_REPLAY`), only with a company named, and only from one of its allowed origins, so that nobody can
+    /// point the page (and its connect-src) at a host of their choosing.
+    static func replayOrigin(of url: String, company: CompanyModel?, enabled: Bool) -> Result<String, ReplayRefusal> {
+        guard enabled else {
+            return .failure(.init(message: "replay: replaying a recording is not enabled on this server"))
+        }
+        guard let origin = origin(of: url) else {
+            return .failure(.init(message: "replay: '\(url)' is not an http or https URL"))
+        }
+        guard let company else {
+            return .failure(.init(message: "replay: name the company (?company=) whose allowed origins serve the recording"))
+        }
+        guard company.allowedOrigins.contains(origin) else {
+            return .failure(.init(message: "replay: \(origin) is not one of \(company.name)'s allowed origins"))
+        }
+        return .success(origin)
     }
 
     /// Who may frame the page: the company's allowed origins when the URL names a company; nobody when it names
@@ -166,7 +188,8 @@ enum EmbedRoutes {
     }
 }
 
-/// Where the embed page loads MediaPipe's pose landmarker from; a deployment can host the files itself.
+/// Where the embed page loads MediaPipe's pose landmarker from (a deployment can host the files itself), and whether
+/// it may replay recordings.
 public struct EmbedSettings: Sendable, Equatable {
     public static let defaultMediaPipeScriptURL =
         "https://cdn.jsdelivr.net/npm/@mediapipe/tasks-vision@0.10.14/vision_bundle.mjs"
@@ -177,15 +200,20 @@ public struct EmbedSettings: Sendable, Equatable {
     public var mediaPipeScriptURL: String
     public var mediaPipeWasmURL: String
     public var mediaPipeModelURL: String
+    /// Whether the page may replay a recorded pose file (`?replay=`) from one of the company's allowed origins
+    /// instead of using the camera (`FORMA_EMBED_REPLAY`, off by default). Replayed sessions never score.
+    public var replayEnabled: Bool
 
     public init(
         mediaPipeScriptURL: String = Self.defaultMediaPipeScriptURL,
         mediaPipeWasmURL: String = Self.defaultMediaPipeWasmURL,
-        mediaPipeModelURL: String = Self.defaultMediaPipeModelURL
+        mediaPipeModelURL: String = Self.defaultMediaPipeModelURL,
+        replayEnabled: Bool = false
     ) {
         self.mediaPipeScriptURL = mediaPipeScriptURL
         self.mediaPipeWasmURL = mediaPipeWasmURL
         self.mediaPipeModelURL = mediaPipeModelURL
+        self.replayEnabled = replayEnabled
     }
 }
 

@@ -143,7 +143,7 @@ async function configure(config) {
     return context.fail(code, `${error.status === 401 ? 'key' : 'sign-in'}: ${error.message}`);
   }
   await applyBodyData(config);
-  if (!failed) render(route);
+  if (!failed) render(route, config);
 }
 
 // Age, height (cm), weight (kg), gender and lifestyle from the host fill the profile; bad values are reported.
@@ -164,7 +164,9 @@ async function applyBodyData(config) {
 
 // ---- views
 
-function render(next) {
+// `config` is the host's first configuration message, which may already carry a view command (a camera host sends
+// its `currentExercise` there).
+function render(next, config = {}) {
   if (view && view.leave) view.leave();
   view = null;
   switch (next.name) {
@@ -177,7 +179,7 @@ function render(next) {
       return view.open();
     case 'camera':
       view = new CameraView(context);
-      return view.open();
+      return view.open(config);
     case 'challenge':
       view = new ChallengeView(context);
       return view.open();

@@ -1,5 +1,5 @@
 // The camera-only component (/embed/camera) for hosts with their own player: the host names the exercise with
-// {"currentExercise": "squat"}, pauses with {"pause": true|false} and stops with {"stopCamera": true}; the page
+// {"currentExercise": "squat"} (in its configuration message or any later one), pauses with {"pause": true|false} and stops with {"stopCamera": true}; the page
 // counts and reports repetitions, mistakes and framing like the player does.
 import { h, show } from './dom.js';
 import { LiveSession, reportLiveEvent, mistakeList } from './live.js';
@@ -20,10 +20,13 @@ export class CameraView {
     return this.context.bridge;
   }
 
-  async open() {
+  // The first exercise: the host's configuration message may name it (`currentExercise`), else the URL's `exercise`.
+  async open(config = {}) {
     this.render();
-    const first = this.context.params.get('exercise');
+    const named = typeof config.currentExercise === 'string' && config.currentExercise.trim() ? config.currentExercise : null;
+    const first = named || this.context.params.get('exercise');
     if (first) await this.command({ currentExercise: first });
+    if (config.pause === true) await this.command({ pause: true });
   }
 
   async command(message) {
@@ -71,7 +74,7 @@ export class CameraView {
     this.exercise = exercise;
     this.tally = { reps: 0, mistakes: {} };
     this.began = performance.now();
-    this.live.startSet({ exercise, aspectRatio: this.source.aspectRatio });
+    this.live.startSet({ exercise, aspectRatio: this.source.aspectRatio, source: this.source.kind });
     this.source.onFrame = (t, landmarks) => {
       if (this.live && !this.paused) this.live.sendFrame(t, landmarks);
     };

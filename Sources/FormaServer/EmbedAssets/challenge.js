@@ -100,7 +100,9 @@ export class ChallengeView {
       return this.context.report('live', `live: ${error.message}`);
     }
     this.began = performance.now();
-    this.live.startSet({ exercise: this.exercise, aspectRatio: source.aspectRatio, challengeSeconds: this.seconds });
+    this.live.startSet({
+      exercise: this.exercise, aspectRatio: source.aspectRatio, challengeSeconds: this.seconds, source: source.kind,
+    });
     source.onFrame = (t, landmarks) => this.live && this.live.sendFrame(t, landmarks);
     // A recording that runs out before the time is up ends the try; it is reported but not ranked.
     source.onEnd = () => setTimeout(() => this.finish(null), 300);
@@ -149,6 +151,8 @@ export class ChallengeView {
     }
     this.context.releaseCamera();
     const completed = Boolean(result && result.completed);
+    // A replayed recording's score is kept but never ranked (docs/live-protocol.md, "Sources").
+    const ranked = Boolean(result && result.ranked);
     const reps = result ? result.reps : this.tally.reps;
     this.context.bridge.post('exercise_completed', {
       exercise: this.exercise,
@@ -156,7 +160,7 @@ export class ChallengeView {
       timeSpent: Math.round((performance.now() - this.began) / 1000),
       mistakes: mistakeList(this.tally.mistakes),
       challengeSeconds: this.seconds,
-      ranked: completed,
+      ranked,
     });
     let board = null;
     try {
@@ -168,9 +172,10 @@ export class ChallengeView {
       h('section', { class: 'challenge finished' },
         h('h1', {}, completed ? 'Time!' : 'Challenge stopped'),
         h('p', { class: 'big', id: 'challenge-reps' }, String(reps)),
-        h('p', { class: 'caption' }, completed
-          ? `${this.exercise} in ${formatSeconds(this.seconds)}`
-          : 'The challenge ended before its time was up, so this try is not ranked.'),
+        h('p', { class: 'caption' }, !completed
+          ? 'The challenge ended before its time was up, so this try is not ranked.'
+          : ranked ? `${this.exercise} in ${formatSeconds(this.seconds)}`
+            : 'A replayed recording is counted but never ranked.'),
         h('div', { class: 'actions' },
           h('button', { id: 'exit', class: 'primary', onClick: () => this.exit() }, 'Close'))),
       board);

@@ -121,9 +121,11 @@ export class LiveSession {
   }
 
   // Starts counting `exercise` (first set) or moves to a new set or exercise (later ones).
-  startSet({ exercise, exerciseId, workoutId, aspectRatio, challengeSeconds }) {
+  // `source` is 'camera' or 'replay' (a recorded file: counted, never ranked).
+  startSet({ exercise, exerciseId, workoutId, aspectRatio, challengeSeconds, source }) {
     if (!this.started) {
       const start = { type: 'start', exercise };
+      if (source) start.source = source;
       if (workoutId) start.workoutId = workoutId;
       if (challengeSeconds) start.challengeSeconds = challengeSeconds;
       if (exerciseId) start.exerciseId = exerciseId;

@@ -167,6 +167,7 @@ export class WorkoutPlayer {
           exerciseId: item.exerciseId,
           workoutId: this.workout.id,
           aspectRatio: source.aspectRatio,
+          source: source.kind,
         });
         source.onFrame = (t, landmarks) => {
           if (this.live && !this.paused) this.live.sendFrame(t, landmarks);

@@ -3,6 +3,7 @@
 
 export class ReplaySource {
   constructor(url) {
+    this.kind = 'replay';
     this.url = url;
     this.frames = [];
     this.index = 0;
@@ -72,6 +73,7 @@ export class ReplaySource {
 
 export class CameraSource {
   constructor(settings, video) {
+    this.kind = 'camera';
     this.settings = settings;
     this.video = video;
     this.running = false;

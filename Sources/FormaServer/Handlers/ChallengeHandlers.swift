@@ -61,6 +61,7 @@ struct ChallengeBoard {
             .filter(\.$companyID == companyID)
             .filter(\.$poseExercise == exercise)
             .filter(\.$seconds == seconds)
+            .filter(\.$source == LiveSource.camera.rawValue)  // replayed recordings never rank (issue 12)
             .all()
         let ranked = Leaderboard.rank(scores.map {
             Leaderboard.Score(person: $0.userID.uuidString, reps: $0.reps, achievedAt: $0.createdAt)

@@ -1,3 +1,4 @@
+import FormaLive
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -47,10 +48,12 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
     typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
-    /// Called once, on the event loop, when the server decides to close (not when the client does).
-    private let closeReason = NIOLockedValueBox<(code: Int, reason: String)?>(nil)
+    /// Set once, on the event loop, when the server decides to close (not when the client does).
+    private let closeReason = NIOLockedValueBox<LiveClose?>(nil)
     private let limits: LiveLimits
     private let eventLoop: any EventLoop
+    /// Messages the session took.
+    private let taken = NIOLockedValueBox(0)
     // Event-loop confined state.
     private var context: ChannelHandlerContext?
     private var fragmentedBytes: Int?
@@ -61,8 +64,8 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
         self.eventLoop = eventLoop
     }
 
-    /// The code and reason the server closed with, if it did.
-    var serverClose: (code: Int, reason: String)? { closeReason.withLockedValue { $0 } }
+    /// Why the server closed the session, if it did.
+    var serverClose: LiveClose? { closeReason.withLockedValue { $0 } }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
@@ -79,13 +82,23 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
             if frame.opcode == .connectionClose { context.close(promise: nil) }
             return
         }
+        // RFC 6455 §5.1 and §5.2: a client masks every frame, and sets no reserved bit without an extension (none is
+        // negotiated here); either fault fails the connection with 1002.
+        guard frame.maskKey != nil else {
+            close(context: context, .unmaskedFrame)
+            return
+        }
+        guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
+            close(context: context, .reservedBitsSet)
+            return
+        }
         switch frame.opcode {
         case .text, .binary:
             fragmentedBytes = frame.fin ? nil : frame.length
         case .continuation:
             let total = (fragmentedBytes ?? 0) + frame.length
             guard total <= limits.maximumMessageBytes else {
-                close(context: context, code: 1009, reason: "message: larger than \(limits.maximumMessageBytes) bytes")
+                close(context: context, .messageTooLarge(bytes: limits.maximumMessageBytes))
                 return
             }
             fragmentedBytes = frame.fin ? nil : total
@@ -95,12 +108,21 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
         context.fireChannelRead(data)
     }
 
+    /// The session took one more of the client's messages for handling.
+    func messageTaken() {
+        taken.withLockedValue { $0 += 1 }
+    }
+
+    /// The client's messages (text and binary) the session has taken for handling so far; tests pace their
+    /// replays by it.
+    var messagesTaken: Int { taken.withLockedValue { $0 } }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         switch error {
         case NIOWebSocketError.invalidFrameLength:
-            close(context: context, code: 1009, reason: "message: larger than \(limits.maximumMessageBytes) bytes")
+            close(context: context, .messageTooLarge(bytes: limits.maximumMessageBytes))
         case is NIOWebSocketError, is NIOWebSocketFrameAggregator.Error:
-            close(context: context, code: 1002, reason: "frame: not a valid WebSocket frame")
+            close(context: context, .invalidWebSocketFrame)
         default:
             context.fireErrorCaught(error)
         }
@@ -108,42 +130,31 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if !context.channel.isWritable {
-            close(context: context, code: 1008,
-                  reason: "client: more than \(limits.maximumPendingBytes / 1024) KiB of events are waiting to be read")
+            close(context: context, .clientNotReading(bytes: limits.maximumPendingBytes))
         }
         context.fireChannelWritabilityChanged()
     }
 
-    /// Closes the session with `code` and `reason`; safe to call from any thread, and more than once (only the
-    /// first call counts).
-    func close(code: Int, reason: String) {
+    /// Closes the session with `close`'s code and reason; safe to call from any thread, and more than once (only
+    /// the first call counts).
+    func close(_ close: LiveClose) {
         eventLoop.execute {
             guard let context = self.context else { return }
-            self.close(context: context, code: code, reason: reason)
+            self.close(context: context, close)
         }
     }
 
-    private func close(context: ChannelHandlerContext, code: Int, reason: String) {
+    private func close(context: ChannelHandlerContext, _ close: LiveClose) {
         guard !closing else { return }
         closing = true
-        closeReason.withLockedValue { $0 = (code, reason) }
-        var data = context.channel.allocator.buffer(capacity: 2 + 123)
-        data.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: code))
-        data.writeString(Self.truncated(reason, toBytes: 123))
+        closeReason.withLockedValue { $0 = close }
+        var data = context.channel.allocator.buffer(capacity: 2 + LiveClose.maximumReasonBytes)
+        data.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: close.code))
+        data.writeString(LiveClose.truncated(close.reason, toBytes: LiveClose.maximumReasonBytes))
         let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
         context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
         // The client answers with its own close frame; one that does not is disconnected after a second.
         let channel = context.channel
         channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
-    }
-
-    static func truncated(_ text: String, toBytes limit: Int) -> String {
-        guard text.utf8.count > limit else { return text }
-        var result = ""
-        for character in text {
-            guard result.utf8.count + String(character).utf8.count <= limit - 3 else { break }
-            result.append(character)
-        }
-        return result + "..."
     }
 }

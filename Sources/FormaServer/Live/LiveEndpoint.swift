@@ -1,5 +1,5 @@
 import FormaCore
-import FormaMotion
+import FormaLive
 import Foundation
 import Metrics
 import NIOConcurrencyHelpers
@@ -17,6 +17,7 @@ enum LiveEndpoint {
                     detail: "GET /v1/live is a WebSocket: open it with Connection: Upgrade and Upgrade: websocket",
                     headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
             }
+            try checkHandshake(request)
             let application = request.application
             let bearer = request.headers.bearerAuthorization?.token
             let logger = request.logger
@@ -30,6 +31,23 @@ enum LiveEndpoint {
         }
     }
 
+    /// RFC 6455 §4.2.1 and §4.4: a version other than 13 is answered 426 with the version the server speaks, and a
+    /// `Sec-WebSocket-Key` that is not the base64 of 16 bytes 400, before anything is upgraded.
+    static func checkHandshake(_ request: Request) throws {
+        let versions = request.headers["Sec-WebSocket-Version"].map { $0.trimmingCharacters(in: .whitespaces) }
+        guard versions == ["13"] else {
+            throw APIProblem(
+                status: 426, kind: "upgrade-required", title: "Upgrade Required",
+                detail: "Sec-WebSocket-Version: only version 13 (RFC 6455) is spoken here",
+                issues: [FieldIssue(field: "Sec-WebSocket-Version", message: "send 13")],
+                headers: ["Sec-WebSocket-Version": "13", "Upgrade": "websocket", "Connection": "Upgrade"])
+        }
+        let keys = request.headers["Sec-WebSocket-Key"].map { $0.trimmingCharacters(in: .whitespaces) }
+        guard keys.count == 1, let key = keys.first, key.utf8.count == 24, Data(base64Encoded: key)?.count == 16 else {
+            throw APIProblem.badRequest("must be the base64 encoding of 16 random bytes", field: "Sec-WebSocket-Key")
+        }
+    }
+
     private static func isWebSocketUpgrade(_ request: Request) -> Bool {
         let connection = request.headers[.connection].joined(separator: ",").lowercased()
         let upgrade = request.headers[.upgrade].joined(separator: ",").lowercased()
@@ -37,9 +55,32 @@ enum LiveEndpoint {
     }
 }
 
-/// Open live sessions per person, in this server process.
+/// Open live sessions in this server process: their channel guards and clocks by session id, and how many each
+/// person has.
 final class LiveSessionRegistry: Sendable {
+    struct OpenSession: Sendable {
+        let channelGuard: LiveChannelGuard
+        let clock: any LiveClock
+    }
+
     private let open = NIOLockedValueBox<[UUID: Int]>([:])
+    private let sessions = NIOLockedValueBox<[UUID: OpenSession]>([:])
+
+    func add(session: UUID, _ openSession: OpenSession) {
+        sessions.withLockedValue { $0[session] = openSession }
+    }
+
+    func remove(session: UUID) {
+        sessions.withLockedValue { $0[session] = nil }
+    }
+
+    /// The ids of the sessions open now.
+    var openSessions: [UUID] { sessions.withLockedValue { Array($0.keys) } }
+
+    /// An open session (the `session` its `ready` event named).
+    func session(_ id: UUID) -> OpenSession? {
+        sessions.withLockedValue { $0[id] }
+    }
 
     /// Counts a new session for `userID`; `false` when the person already has `limit` open.
     func register(_ userID: UUID, limit: Int) -> Bool {
@@ -62,6 +103,23 @@ final class LiveSessionRegistry: Sendable {
 extension Application {
     private struct LiveRegistryKey: StorageKey {
         typealias Value = LiveSessionRegistry
+    }
+
+    private struct LiveClockKey: StorageKey {
+        typealias Value = @Sendable () -> any LiveClock
+    }
+
+    /// Makes the monotonic clock a new live session reads (rates, hello and idle limits, a challenge's bound): the
+    /// process's `ContinuousClock` for every session; tests give each session a manual clock of its own.
+    var makeLiveClock: @Sendable () -> any LiveClock {
+        get {
+            if let make = storage[LiveClockKey.self] { return make }
+            let clock = MonotonicLiveClock()
+            let make: @Sendable () -> any LiveClock = { clock }
+            storage[LiveClockKey.self] = make
+            return make
+        }
+        set { storage[LiveClockKey.self] = newValue }
     }
 
     var liveSessions: LiveSessionRegistry {

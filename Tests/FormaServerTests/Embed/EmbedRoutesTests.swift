@@ -67,20 +67,53 @@ struct EmbedRoutesTests {
         }
     }
 
-    @Test func aReplayURL_isTheOnlyForeignOriginAddedToConnections() async throws {
-        try await withFormaApp { app in
+    @Test func aReplayURL_fromAnAllowedOrigin_isTheOnlyForeignOriginAddedToConnections_whenReplayIsEnabled() async throws {
+        try await withFormaApp(adjust: { $0.embed.replayEnabled = true }) { app in
+            // setup
+            _ = try await APIClient(app: app).createCompany("Acme", origins: ["http://127.0.0.1:9000"])
+
             // act
             let replay = try await APIClient(app: app).get(
+                "/embed/workout/x?company=Acme&replay=http%3A%2F%2F127.0.0.1%3A9000%2Fsquats.json")
+            let foreign = try await APIClient(app: app).get(
+                "/embed/workout/x?company=Acme&replay=https%3A%2F%2Fevil.example%2Fsquats.json")
+            let noCompany = try await APIClient(app: app).get(
                 "/embed/workout/x?replay=http%3A%2F%2F127.0.0.1%3A9000%2Fsquats.json")
-            let bad = try await APIClient(app: app).get("/embed/workout/x?replay=javascript%3Aalert(1)")
+            let bad = try await APIClient(app: app).get("/embed/workout/x?company=Acme&replay=javascript%3Aalert(1)")
 
             // verify
             let connect = policy(replay)["connect-src"] ?? ""
             #expect(connect.hasPrefix("'self' "))
             #expect(connect.hasSuffix(" http://127.0.0.1:9000"))
             #expect(connect.contains("https://cdn.jsdelivr.net") && connect.contains("https://storage.googleapis.com"))
+            #expect(try settings(replay)["problem"] == nil)
+            #expect(try settings(foreign)["problem"] as? String
+                == "replay: https://evil.example is not one of Acme's allowed origins")
+            #expect(policy(foreign)["connect-src"]?.contains("evil.example") == false)
+            #expect(try settings(noCompany)["problem"] as? String
+                == "replay: name the company (?company=) whose allowed origins serve the recording")
+            #expect(policy(noCompany)["connect-src"]?.contains("9000") == false)
             #expect(try settings(bad)["problem"] as? String == "replay: 'javascript:alert(1)' is not an http or https URL")
             #expect(policy(bad)["connect-src"]?.contains("javascript") == false)
+        }
+    }
+
+    @Test func replay_isOffUnlessTheDeploymentEnablesIt() async throws {
+        try await withFormaApp { app in
+            // setup: the recording's host is even one of the company's origins
+            _ = try await APIClient(app: app).createCompany("Acme", origins: ["http://127.0.0.1:9000"])
+
+            // act
+            let reply = try await APIClient(app: app).get(
+                "/embed/camera?company=Acme&replay=http%3A%2F%2F127.0.0.1%3A9000%2Fsquats.json")
+
+            // verify: refused, and nothing added to the page's connections
+            #expect(try settings(reply)["problem"] as? String == "replay: replaying a recording is not enabled on this server")
+            #expect(policy(reply)["connect-src"]?.contains("127.0.0.1:9000") == false)
+            #expect(ServerConfiguration.variables.contains { $0.name == "FORMA_EMBED_REPLAY" })
+            #expect(try ServerConfiguration.fromEnvironment([:]).embed.replayEnabled == false)
+            #expect(try ServerConfiguration.fromEnvironment(["FORMA_EMBED_REPLAY": "on"]).embed.replayEnabled)
+            #expect(throws: ConfigurationError.self) { try ServerConfiguration.fromEnvironment(["FORMA_EMBED_REPLAY": "maybe"]) }
         }
     }
 

@@ -11,7 +11,7 @@ import Vapor
 /// FormaKit against a real Forma server on a local port, over URLSession, as a host app uses it.
 @Suite("FormaKit against a running server")
 struct FormaKitClientTests {
-    private func base(_ port: Int) -> URL { URL(string: "http://127.0.0.1:\(port)")! }
+    private func base(_ server: LiveTestServer) -> URL { URL(string: "http://127.0.0.1:\(server.port)")! }
 
     @Test func aHostAppSignsInWithItsKey_andRunsAWorkout() async throws {
         try await withLiveServer { app, port in
@@ -152,9 +152,9 @@ struct FormaKitClientTests {
         let data = try LiveFrameEncoder.encode(timeSeconds: 1.5, landmarks: points)
         let empty = try LiveFrameEncoder.encode(timeSeconds: 2, landmarks: nil)
 
-        #expect(data == Data(buffer: LiveFrame.encode(PoseFrame(timeSeconds: 1.5, landmarks: frame.landmarks))))
-        let parsed = try LiveFrame.parse(ByteBuffer(data: data), previousTime: nil)
+        #expect(data == Data(LiveFrameCodec.encode(PoseFrame(timeSeconds: 1.5, landmarks: frame.landmarks))))
+        let parsed = try LiveFrameCodec.decode(data, previousTime: nil)
         #expect(parsed.timeSeconds == 1.5 && parsed.landmarks?.count == 33)
-        #expect(try LiveFrame.parse(ByteBuffer(data: empty), previousTime: 1.5).landmarks == nil)
+        #expect(try LiveFrameCodec.decode(empty, previousTime: 1.5).landmarks == nil)
     }
 }

@@ -22,11 +22,9 @@ struct ChallengeTests {
     }
 
     @Test func aChallengeCountsOnlyRepetitionsInsideItsTime_andStoresTheScore() async throws {
-        // The frames' clock is what is tested here: a loaded test machine may send slower than real time, which the
-        // server's own bound (tested below) would rightly cut short.
-        try await withLiveServer(adjust: { $0.live.challengeGraceSeconds = 600 }) { app, port in
+        try await withLiveServer { app, server in
             // setup: 8 squats take about 19 s; the challenge lasts 10
-            let client = try await LiveTestClient.connect(port: port, bearer: try await liveToken(app))
+            let client = try await LiveTestClient.connect(to: server, bearer: try await liveToken(app))
             _ = try await client.waitFor("ready")
             try await client.send(json: ["type": "start", "exercise": "squat", "challengeSeconds": 10])
 
@@ -39,6 +37,7 @@ struct ChallengeTests {
             // verify: the score is the repetitions reported before the time was up, and fewer than were done
             let reps = try #require(result["reps"] as? Int)
             #expect(result["completed"] as? Bool == true && result["seconds"] as? Int == 10)
+            #expect(result["ranked"] as? Bool == true)
             #expect(reps == client.messages(ofType: "rep").count)
             #expect((3...5).contains(reps))
             let scores = try await ChallengeScoreModel.query(on: app.db).all()
@@ -48,9 +47,9 @@ struct ChallengeTests {
     }
 
     @Test func slowedTimestamps_cannotStretchAChallengePastTheServersClock() async throws {
-        try await withLiveServer { app, port in
-            // setup: frames whose clock runs at a fifth of real time, for about 13 real seconds
-            let client = try await LiveTestClient.connect(port: port, bearer: try await liveToken(app))
+        try await withLiveServer { app, server in
+            // setup: frames whose clock runs at a fifth of the server's, for about 13 of the server's seconds
+            let client = try await LiveTestClient.connect(to: server, bearer: try await liveToken(app))
             _ = try await client.waitFor("ready")
             try await client.send(json: ["type": "start", "exercise": "squat", "challengeSeconds": 10])
             let slowed = try syntheticSquats(10).frames.map {
@@ -58,19 +57,49 @@ struct ChallengeTests {
             }
 
             // act
-            try await client.replay(PoseRecording(framesPerSecond: 150, frames: slowed))
+            try await client.replay(PoseRecording(framesPerSecond: 150, frames: slowed), clockSecondsPerFrameSecond: 5)
             let result = try #require(try await client.waitFor("challenge"))
 
             // verify: ended by the server's clock (the frames' clock never reached 10 s), and ranked
             #expect(try #require(slowed.last).timeSeconds < 10)
             #expect(result["completed"] as? Bool == true)
             #expect(try await ChallengeScoreModel.query(on: app.db).count() == 1)
+            await client.disconnect()
+        }
+    }
+
+    @Test func aReplayedChallenge_isStoredMarked_andNeverOnTheLeaderboard() async throws {
+        try await withLiveServer { app, server in
+            // setup
+            let api = APIClient(app: app)
+            let key = try await api.createCompany("Replayers")
+            let token = try await api.sessionToken(key: key, userId: "replayer").token
+            let client = try await LiveTestClient.connect(to: server, bearer: token)
+            _ = try await client.waitFor("ready")
+            try await client.send(json: ["type": "start", "exercise": "squat", "challengeSeconds": 10, "source": "replay"])
+
+            // act
+            try await client.replay(try syntheticSquats(8))
+            let result = try #require(try await client.waitFor("challenge"))
+            try await client.send(json: ["type": "end"])
+            _ = try await client.closed()
+            let board = try await api.get(
+                "/v1/challenges/leaderboard?exercise=squat&seconds=10", headers: Auth.bearer(token))
+
+            // verify: completed and counted, stored as a replay, not ranked
+            #expect(result["completed"] as? Bool == true && result["ranked"] as? Bool == false)
+            let scores = try await ChallengeScoreModel.query(on: app.db).all()
+            #expect(scores.map(\.source) == ["replay"])
+            #expect(scores.map(\.reps) == [result["reps"] as? Int ?? -1])
+            #expect(board.status == .ok)
+            #expect(try board.json(BoardBody.self).entries.isEmpty)
+            #expect(try board.json(BoardBody.self).me == nil)
         }
     }
 
     @Test func aChallengeEndedEarly_isReportedButNotRanked() async throws {
-        try await withLiveServer { app, port in
-            let client = try await LiveTestClient.connect(port: port, bearer: try await liveToken(app))
+        try await withLiveServer { app, server in
+            let client = try await LiveTestClient.connect(to: server, bearer: try await liveToken(app))
             _ = try await client.waitFor("ready")
             try await client.send(json: ["type": "start", "exercise": "squat", "challengeSeconds": 60])
             try await client.replay(try syntheticSquats(2))
@@ -89,8 +118,8 @@ struct ChallengeTests {
         (["challengeSeconds": 30, "workoutId": "w"], "challengeSeconds: a challenge is not part of a workout"),
     ] as [([String: any Sendable], String)])
     func badChallenge_closesWith4400(extra: [String: any Sendable], reason: String) async throws {
-        try await withLiveServer { app, port in
-            let client = try await LiveTestClient.connect(port: port, bearer: try await liveToken(app))
+        try await withLiveServer { app, server in
+            let client = try await LiveTestClient.connect(to: server, bearer: try await liveToken(app))
             _ = try await client.waitFor("ready")
             var start: [String: Any] = ["type": "start", "exercise": "squat"]
             for (key, value) in extra { start[key] = value }

@@ -12,9 +12,9 @@ struct LiveSessionTests {
     // MARK: Authentication
 
     @Test func headerToken_isReadyAndCountsASyntheticSetLikeTheOfflineAnalyser() async throws {
-        try await withLiveServer { app, port in
+        try await withLiveServer { app, server in
             let token = try await liveToken(app)
-            let client = try await LiveTestClient.connect(port: port, bearer: token)
+            let client = try await LiveTestClient.connect(to: server, bearer: token)
             let ready = try #require(try await client.waitFor("ready"))
             let limits = try #require(ready["limits"] as? [String: Any])
             #expect(limits["maxFrameBytes"] as? Int == 4096)
@@ -45,14 +45,14 @@ struct LiveSessionTests {
     }
 
     @Test func helloToken_authenticatesABrowserAndARealKERAALRepetitionIsCounted() async throws {
-        try await withLiveServer { app, port in
+        try await withLiveServer { app, server in
             let token = try await liveToken(app)
             let data = try Fixture.pose("keraal-elk.json")
             let recording = try PoseRecordingParser.parse(data)
             let exercise = try #require(PoseExercises.named("flank-stretch"))
             let offline = PoseAnalyzer.analyze(recording, exercise: exercise)
 
-            let client = try await LiveTestClient.connect(port: port)
+            let client = try await LiveTestClient.connect(to: server)
             try await client.send(json: ["type": "hello", "token": token])
             #expect(try await client.waitFor("ready") != nil)
             try await client.send(json: ["type": "start", "exercise": "flank-stretch"])
@@ -69,8 +69,8 @@ struct LiveSessionTests {
         ("ft_unknownunknownunknownunknownunknownunknown", "token: the token is not valid or has been revoked"),
     ])
     func badHelloToken_closesWith4401AndSaysWhy(token: String, reason: String) async throws {
-        try await withLiveServer { app, port in
-            let client = try await LiveTestClient.connect(port: port)
+        try await withLiveServer { app, server in
+            let client = try await LiveTestClient.connect(to: server)
             if token.isEmpty {
                 try await client.send(json: ["type": "hello"])
             } else {
@@ -83,10 +83,10 @@ struct LiveSessionTests {
 
     @Test func expiredToken_closesWith4401() async throws {
         let clock = TestClock()
-        try await withLiveServer(clock: clock) { app, port in
+        try await withLiveServer(clock: clock) { app, server in
             let token = try await liveToken(app)
             clock.advance(seconds: 3601)
-            let client = try await LiveTestClient.connect(port: port, bearer: token)
+            let client = try await LiveTestClient.connect(to: server, bearer: token)
             let close = try #require(try await client.closed())
             #expect(close.code == 4401)
             #expect(close.reason.hasPrefix("token: the token has expired"))
@@ -94,11 +94,16 @@ struct LiveSessionTests {
     }
 
     @Test func noHello_closesWith4401AfterTheHelloTimeout() async throws {
-        try await withLiveServer(adjust: { $0.live.helloSeconds = 0.5 }) { _, port in
-            let client = try await LiveTestClient.connect(port: port)
-            let close = try await client.closed(within: 5)
-            #expect(close?.code == 4401)
-            #expect(close?.reason.contains("no hello") == true)
+        try await withLiveServer { _, server in
+            // setup
+            let client = try await LiveTestClient.connect(to: server)
+            let clock = try await server.clockOfTheOnlySession()
+
+            // act: ten seconds pass on the session's clock
+            clock.advance(seconds: 10.05)
+
+            // verify
+            #expect(try await client.closed() == .init(code: 4401, reason: "token: no hello with a token within 10 s"))
         }
     }
 
@@ -124,24 +129,17 @@ struct LiveSessionTests {
         (#"{"type": "exercise", "exercise": "lunge"}"#, "type: send start first"),
     ])
     func badControlMessage_closesWith4400NamingTheField(message: String, reason: String) async throws {
-        try await withLiveServer { app, port in
-            let client = try await LiveTestClient.connect(port: port, bearer: try await liveToken(app))
+        try await withLiveServer { app, server in
+            let client = try await LiveTestClient.connect(to: server, bearer: try await liveToken(app))
             _ = try await client.waitFor("ready")
             try await client.send(text: message)
             #expect(try await client.closed() == .init(code: 4400, reason: reason))
         }
     }
 
-    @Test(arguments: [(#"1"#, 1.0), (#"2"#, 2.0), (#"1.5"#, 1.5), (#"0.5625"#, 0.5625)])
-    func aspectRatio_acceptsWholeAndFractionalNumbers(json: String, value: Double) throws {
-        // A browser sends 1, not 1.0, for a square image; Linux Foundation once took that 1 for `true`.
-        let control = try LiveControl.parse(#"{"type": "start", "exercise": "squat", "aspectRatio": \#(json)}"#)
-        #expect(control == .start(exercise: "squat", workoutID: nil, exerciseID: nil, aspectRatio: value))
-    }
-
     @Test func framesBeforeStart_closeWith4400() async throws {
-        try await withLiveServer { app, port in
-            let client = try await LiveTestClient.connect(port: port, bearer: try await liveToken(app))
+        try await withLiveServer { app, server in
+            let client = try await LiveTestClient.connect(to: server, bearer: try await liveToken(app))
             _ = try await client.waitFor("ready")
             try await client.send(poseFrame: PoseFrame(timeSeconds: 0, landmarks: nil))
             #expect(try await client.closed() == .init(code: 4400, reason: "type: send start before frames"))
@@ -161,13 +159,13 @@ struct LiveSessionTests {
     @Test(arguments: 0..<6)
     func badFrame_closesWith1007NamingTheField(index: Int) async throws {
         let (_, corrupt, reason) = Self.badFrames[index]
-        try await withLiveServer { app, port in
-            let client = try await LiveTestClient.connect(port: port, bearer: try await liveToken(app))
+        try await withLiveServer { app, server in
+            let client = try await LiveTestClient.connect(to: server, bearer: try await liveToken(app))
             _ = try await client.waitFor("ready")
             try await client.send(json: ["type": "start", "exercise": "squat"])
             let frames = try syntheticSquats(1).frames.filter { $0.landmarks != nil }
             try await client.send(poseFrame: PoseFrame(timeSeconds: 1.0, landmarks: frames[0].landmarks))
-            var bad = LiveFrame.encode(PoseFrame(timeSeconds: 2.0, landmarks: frames[1].landmarks))
+            var bad = ByteBuffer(bytes: LiveFrameCodec.encode(PoseFrame(timeSeconds: 2.0, landmarks: frames[1].landmarks)))
             corrupt(&bad)
             try await client.send(binary: bad)
             #expect(try await client.closed() == .init(code: 1007, reason: reason))
@@ -175,15 +173,15 @@ struct LiveSessionTests {
     }
 
     @Test func oversizeMessage_closesWith1009_alsoWhenFragmented() async throws {
-        try await withLiveServer { app, port in
+        try await withLiveServer { app, server in
             let token = try await liveToken(app)
-            let whole = try await LiveTestClient.connect(port: port, bearer: token)
+            let whole = try await LiveTestClient.connect(to: server, bearer: token)
             _ = try await whole.waitFor("ready")
             try await whole.send(binary: ByteBuffer(repeating: 1, count: 4097))
             #expect(try await whole.closed() == .init(code: 1009, reason: "message: larger than 4096 bytes"))
 
             // 40 fragments of 200 bytes: each is small, the message is not.
-            let split = try await LiveTestClient.connect(port: port, bearer: token)
+            let split = try await LiveTestClient.connect(to: server, bearer: token)
             _ = try await split.waitFor("ready")
             for index in 0..<40 {
                 let frame = WebSocketFrame(
@@ -197,8 +195,8 @@ struct LiveSessionTests {
     }
 
     @Test func framesFasterThan60aSecond_closeWith1008() async throws {
-        try await withLiveServer { app, port in
-            let client = try await LiveTestClient.connect(port: port, bearer: try await liveToken(app))
+        try await withLiveServer { app, server in
+            let client = try await LiveTestClient.connect(to: server, bearer: try await liveToken(app))
             _ = try await client.waitFor("ready")
             try await client.send(json: ["type": "start", "exercise": "squat"])
             // 200 frames in one burst: sent one await at a time they could trickle out slower than the
@@ -210,35 +208,39 @@ struct LiveSessionTests {
     }
 
     @Test func idleSession_closesWith1008() async throws {
-        try await withLiveServer(adjust: { $0.live.idleSeconds = 0.5 }) { app, port in
-            let client = try await LiveTestClient.connect(port: port, bearer: try await liveToken(app))
+        try await withLiveServer { app, server in
+            // setup
+            let client = try await LiveTestClient.connect(to: server, bearer: try await liveToken(app))
             _ = try await client.waitFor("ready")
-            let close = try await client.closed(within: 5)
-            #expect(close?.code == 1008)
-            #expect(close?.reason.hasPrefix("idle:") == true)
+
+            // act: thirty seconds without a message pass on the session's clock
+            try client.sessionClock().advance(seconds: 30.05)
+
+            // verify
+            #expect(try await client.closed() == .init(code: 1008, reason: "idle: no message for 30 s"))
         }
     }
 
     @Test func fourthSessionOfOnePerson_closesWith4429_andAClosedOneFreesItsPlace() async throws {
-        try await withLiveServer { app, port in
+        try await withLiveServer { app, server in
             let token = try await liveToken(app)
             var open: [LiveTestClient] = []
             for _ in 0..<3 {
-                let client = try await LiveTestClient.connect(port: port, bearer: token)
+                let client = try await LiveTestClient.connect(to: server, bearer: token)
                 #expect(try await client.waitFor("ready") != nil)
                 open.append(client)
             }
-            let fourth = try await LiveTestClient.connect(port: port, bearer: token)
+            let fourth = try await LiveTestClient.connect(to: server, bearer: token)
             #expect(try await fourth.closed()?.code == 4429)
             // Another person is not affected.
-            let other = try await LiveTestClient.connect(port: port, bearer: try await liveToken(app, userId: "other"))
+            let other = try await LiveTestClient.connect(to: server, bearer: try await liveToken(app, userId: "other"))
             #expect(try await other.waitFor("ready") != nil)
 
             try await open[0].send(json: ["type": "end"])
             #expect(try await open[0].closed()?.code == 1000)
             var replaced: LiveTestClient?
             for _ in 0..<50 where replaced == nil {
-                let client = try await LiveTestClient.connect(port: port, bearer: token)
+                let client = try await LiveTestClient.connect(to: server, bearer: token)
                 if try await client.waitFor("ready", seconds: 2) != nil { replaced = client } else {
                     try await Task.sleep(for: .milliseconds(50))
                 }
@@ -249,7 +251,7 @@ struct LiveSessionTests {
     }
 
     @Test func manyConcurrentSessions_eachCountsItsOwnSet() async throws {
-        try await withLiveServer { app, port in
+        try await withLiveServer { app, server in
             let sessions = 24
             var tokens: [String] = []
             let key = try await APIClient(app: app).createCompany("Crowd")
@@ -262,7 +264,7 @@ struct LiveSessionTests {
                     group.addTask {
                         let expected = 2 + index % 3
                         let recording = try syntheticSquats(expected, seed: UInt64(100 + index))
-                        let client = try await LiveTestClient.connect(port: port, bearer: token)
+                        let client = try await LiveTestClient.connect(to: server, bearer: token)
                         _ = try await client.waitFor("ready")
                         try await client.send(json: ["type": "start", "exercise": "squat"])
                         try await client.replay(recording)

@@ -10,19 +10,37 @@ import Vapor
 
 @testable import FormaServer
 
-/// Runs `body` with a Forma server listening on an ephemeral local port, as `forma serve` would.
+/// A Forma server listening on an ephemeral local port, and its open live sessions, each on a clock of its own.
+struct LiveTestServer {
+    let port: Int
+    let sessions: LiveSessionRegistry
+
+    /// The clock of the one session open on the server, once it is open (its clock started); waits up to 10 s.
+    func clockOfTheOnlySession() async throws -> ManualLiveClock {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while sessions.openSessions.count != 1, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let id = try #require(sessions.openSessions.first)
+        return try #require(sessions.session(id)?.clock as? ManualLiveClock)
+    }
+}
+
+/// Runs `body` with a Forma server listening on an ephemeral local port, as `forma serve` would, whose live
+/// sessions each read a ``ManualLiveClock`` of their own.
 func withLiveServer(
     clock: TestClock = TestClock(),
     adjust: (inout ServerConfiguration) -> Void = { _ in },
-    _ body: (Application, Int) async throws -> Void
+    _ body: (Application, LiveTestServer) async throws -> Void
 ) async throws {
     try await withFormaApp(clock: clock, adjust: adjust) { app in
+        app.makeLiveClock = { ManualLiveClock() }
         app.http.server.configuration.hostname = "127.0.0.1"
         app.http.server.configuration.port = 0
         try await app.server.start()
         do {
             let port = try #require(app.http.server.shared.localAddress?.port)
-            try await body(app, port)
+            try await body(app, LiveTestServer(port: port, sessions: app.liveSessions))
         } catch {
             await app.server.shutdown()
             throw error
@@ -42,14 +60,19 @@ final class LiveTestClient: @unchecked Sendable {
 
     private let channel: any Channel
     private let recorder: Recorder
+    private let server: LiveTestServer
+    /// Text and binary messages sent.
+    private let sent = NIOLockedValueBox(0)
 
-    private init(channel: any Channel, recorder: Recorder) {
+    private init(channel: any Channel, recorder: Recorder, server: LiveTestServer) {
         self.channel = channel
         self.recorder = recorder
+        self.server = server
     }
 
     /// Opens `/v1/live`; with `bearer`, the token goes in the upgrade request's Authorization header.
-    static func connect(port: Int, bearer: String? = nil) async throws -> LiveTestClient {
+    static func connect(to server: LiveTestServer, bearer: String? = nil) async throws -> LiveTestClient {
+        let port = server.port
         let recorder = Recorder()
         let group = MultiThreadedEventLoopGroup.singleton
         let upgraded = group.next().makePromise(of: Void.self)
@@ -72,7 +95,7 @@ final class LiveTestClient: @unchecked Sendable {
         try await channel.writeAndFlush(HTTPClientRequestPart.end(nil))
         channel.closeFuture.whenComplete { _ in upgraded.fail(ChannelError.ioOnClosedChannel) }
         try await upgraded.futureResult.get()
-        return LiveTestClient(channel: channel, recorder: recorder)
+        return LiveTestClient(channel: channel, recorder: recorder, server: server)
     }
 
     func send(text: String) async throws {
@@ -91,19 +114,24 @@ final class LiveTestClient: @unchecked Sendable {
     }
 
     func send(frame: WebSocketFrame) async throws {
+        if frame.fin, frame.opcode == .text || frame.opcode == .binary || frame.opcode == .continuation {
+            sent.withLockedValue { $0 += 1 }
+        }
         try await channel.writeAndFlush(frame)
     }
 
     func send(poseFrame: PoseFrame) async throws {
-        try await send(binary: LiveFrame.encode(poseFrame))
+        try await send(binary: ByteBuffer(bytes: LiveFrameCodec.encode(poseFrame)))
     }
 
     /// Writes every frame before one flush, so they leave as one burst however busy the machine is.
     func sendAtOnce(poseFrames: [PoseFrame]) async throws {
         let frames = poseFrames.map {
-            WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: LiveFrame.encode($0))
+            WebSocketFrame(
+                fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: LiveFrameCodec.encode($0)))
         }
         let channel = self.channel
+        sent.withLockedValue { $0 += frames.count }
         try await channel.eventLoop.flatSubmit {
             let writes = frames.map { channel.write($0) }
             channel.flush()
@@ -111,17 +139,49 @@ final class LiveTestClient: @unchecked Sendable {
         }.get()
     }
 
-    /// Sends the frames of a recording at just under the server's 60 frames a second. A stalled test process does
-    /// not catch up in a burst (which the server would rightly refuse): each frame waits 18 ms after the previous one.
-    func replay(_ recording: PoseRecording) async throws {
-        let clock = ContinuousClock()
-        var due = clock.now
+    /// The clock of this client's session on the server; needs the session's `ready`.
+    func sessionClock() throws -> ManualLiveClock {
+        try #require(openSession().clock as? ManualLiveClock)
+    }
+
+    private func openSession() throws -> LiveSessionRegistry.OpenSession {
+        let id = try #require(UUID(uuidString: messages(ofType: "ready").first?["session"] as? String ?? ""))
+        return try #require(server.sessions.session(id))
+    }
+
+    /// Sends the frames of a recording as fast as the server takes them, moving the session's clock on by the time
+    /// between frames before each (`clockSecondsPerFrameSecond` times it, to send frames whose timestamps run
+    /// slower than the server's clock).
+    ///
+    /// The server stamps a message with its clock when it reads it; so that a busy server does not read a backlog
+    /// of frames at a clock moved far past them (and rightly count them as a burst), nor fall further behind than
+    /// its queue allows, the clock moves on only while the session has taken all but `maximumAhead` of the
+    /// messages sent. Needs the session's `ready`.
+    func replay(
+        _ recording: PoseRecording, clockSecondsPerFrameSecond: Double = 1, maximumAhead: Int = 10
+    ) async throws {
+        let session = try openSession()
+        let clock = try #require(session.clock as? ManualLiveClock)
+        var previous: Double?
         for frame in recording.frames {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while session.channelGuard.messagesTaken < sent.withLockedValue({ $0 }) - maximumAhead {
+                guard ContinuousClock.now < deadline, channel.isActive else { throw ReplayStopped() }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            if let previous {
+                clock.advance(seconds: (frame.timeSeconds - previous) * clockSecondsPerFrameSecond)
+            }
+            previous = frame.timeSeconds
             try await send(poseFrame: frame)
-            due = max(due + .milliseconds(18), clock.now)
-            try await Task.sleep(until: due)
         }
     }
+
+    /// The server stopped taking a replay's frames (it closed the session, or took none for 30 s).
+    struct ReplayStopped: Error {}
+
+    /// Text messages received so far, as they came.
+    var texts: [String] { recorder.texts }
 
     /// Text messages received so far, decoded as JSON objects.
     var messages: [[String: Any]] {

@@ -8,14 +8,14 @@ import Vapor
 @Suite("Live sessions inside a workout run")
 struct LiveWorkoutTests {
     @Test func setsOfARunAreStored_andFillTheResultsTheSaveLeavesOut() async throws {
-        try await withLiveServer { app, port in
+        try await withLiveServer { app, server in
             let api = APIClient(app: app)
             let ada = try await Trainee.signUp(api, "ada@example.com")
             let workout = try await ada.generate()
             let token = try #require(ada.headers.first?.1.split(separator: " ").last.map(String.init))
 
             // Not started yet: 4409.
-            let early = try await LiveTestClient.connect(port: port, bearer: token)
+            let early = try await LiveTestClient.connect(to: server, bearer: token)
             _ = try await early.waitFor("ready")
             try await early.send(json: ["type": "start", "exercise": "squat", "workoutId": workout.id])
             #expect(try await early.closed()?.code == 4409)
@@ -23,7 +23,7 @@ struct LiveWorkoutTests {
             #expect(try await ada.act("start", workout.id).status == .created)
             let first = try #require(workout.items.first?.exerciseId)
             let second = try #require(workout.items.dropFirst().first?.exerciseId)
-            let client = try await LiveTestClient.connect(port: port, bearer: token)
+            let client = try await LiveTestClient.connect(to: server, bearer: token)
             _ = try await client.waitFor("ready")
             try await client.send(json: [
                 "type": "start", "exercise": "squat", "workoutId": workout.id, "exerciseId": first,
@@ -58,20 +58,20 @@ struct LiveWorkoutTests {
     }
 
     @Test func workoutOfAnotherPerson_closesWith4404_andExerciseOutsideTheWorkoutWith4400() async throws {
-        try await withLiveServer { app, port in
+        try await withLiveServer { app, server in
             let api = APIClient(app: app)
             let ada = try await Trainee.signUp(api, "ada@example.com")
             let workout = try await ada.generate()
             #expect(try await ada.act("start", workout.id).status == .created)
             let bob = try await api.signUpAndLogIn(email: "bob@example.com")
 
-            let client = try await LiveTestClient.connect(port: port, bearer: bob.token)
+            let client = try await LiveTestClient.connect(to: server, bearer: bob.token)
             _ = try await client.waitFor("ready")
             try await client.send(json: ["type": "start", "exercise": "squat", "workoutId": workout.id])
             #expect(try await client.closed() == .init(code: 4404, reason: "workoutId: no workout '\(workout.id)'"))
 
             let adaToken = try #require(ada.headers.first?.1.split(separator: " ").last.map(String.init))
-            let own = try await LiveTestClient.connect(port: port, bearer: adaToken)
+            let own = try await LiveTestClient.connect(to: server, bearer: adaToken)
             _ = try await own.waitFor("ready")
             try await own.send(json: [
                 "type": "start", "exercise": "squat", "workoutId": workout.id, "exerciseId": "Not_In_This_Workout",
@@ -82,13 +82,13 @@ struct LiveWorkoutTests {
     }
 
     @Test func deletingTheAccount_removesItsLiveSets() async throws {
-        try await withLiveServer { app, port in
+        try await withLiveServer { app, server in
             let api = APIClient(app: app)
             let ada = try await Trainee.signUp(api, "ada@example.com")
             let workout = try await ada.generate()
             #expect(try await ada.act("start", workout.id).status == .created)
             let token = try #require(ada.headers.first?.1.split(separator: " ").last.map(String.init))
-            let client = try await LiveTestClient.connect(port: port, bearer: token)
+            let client = try await LiveTestClient.connect(to: server, bearer: token)
             _ = try await client.waitFor("ready")
             try await client.send(json: ["type": "start", "exercise": "squat", "workoutId": workout.id])
             try await client.replay(try syntheticSquats(2))

@@ -21,5 +21,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateChallengeScores(),
         DropCatalogueCopy(),
         CreateLoginBackoffs(),
+        AddLiveSessionSource(),
     ]
 }

@@ -14,15 +14,21 @@ final class ChallengeScoreModel: Model, @unchecked Sendable {
     @Field(key: "seconds") var seconds: Int
     @Field(key: "reps") var reps: Int
     @Field(key: "created_at") var createdAt: Date
+    /// `camera`, or `replay` for a recorded file: only camera scores are ranked.
+    @Field(key: "source") var source: String
 
     init() {}
 
-    init(companyID: UUID, userID: UUID, poseExercise: String, seconds: Int, reps: Int, createdAt: Date) {
+    init(
+        companyID: UUID, userID: UUID, poseExercise: String, seconds: Int, reps: Int, createdAt: Date,
+        source: String = "camera"
+    ) {
         self.companyID = companyID
         self.userID = userID
         self.poseExercise = poseExercise
         self.seconds = seconds
         self.reps = reps
         self.createdAt = createdAt
+        self.source = source
     }
 }

@@ -22,10 +22,16 @@ final class LiveSetResultModel: Model, @unchecked Sendable {
     /// Mistake counts by code, JSON.
     @Field(key: "mistakes") var mistakes: Data
     @Field(key: "created_at") var createdAt: Date
+    /// `camera`, or `replay` for a recorded file.
+    @Field(key: "source") var source: String
 
     init() {}
 
-    init(companyID: UUID, userID: UUID, workoutID: UUID, runID: UUID, summary: LiveSetSummary, createdAt: Date) {
+    init(
+        companyID: UUID, userID: UUID, workoutID: UUID, runID: UUID, summary: LiveSetSummary, createdAt: Date,
+        source: String = "camera"
+    ) {
+        self.source = source
         self.companyID = companyID
         self.userID = userID
         self.workoutID = workoutID
