@@ -1,5 +1,6 @@
 import ArgumentParser
 import FormaMotion
+import FormaMotionLab
 import Foundation
 
 /// `forma eval pose`: repetition-counting accuracy of the pose engine on labelled data, as tables for the docs.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FormaMotion
+import FormaMotionLab
 
 @Suite struct PoseCountingTests {
     static let seeds: Range<UInt64> = 0..<12

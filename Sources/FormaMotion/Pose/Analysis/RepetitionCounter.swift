@@ -188,12 +188,6 @@ struct RepetitionCounter: Sendable {
         isArmed = true
     }
 
-    /// Forgets the start position, e.g. after the person left the picture and may come back elsewhere.
-    mutating func resetStartPosition() {
-        abandon()
-        rest = nil
-    }
-
     /// Drops the repetition in progress without reporting it.
     mutating func abandon() {
         isMoving = false
