@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "forma", targets: ["forma"]),
         .library(name: "FormaCore", targets: ["FormaCore"]),
         .library(name: "FormaMotion", targets: ["FormaMotion"]),
+        .library(name: "FormaMotionLab", targets: ["FormaMotionLab"]),
         .library(name: "FormaServer", targets: ["FormaServer"]),
         .library(name: "FormaKit", targets: ["FormaKit"]),
         .library(name: "FormaLive", targets: ["FormaLive"]),
@@ -30,6 +31,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
+        // Imported directly by FormaServer, FormaKit or the tests (they also come with Vapor and Fluent, but a
+        // target declares every package it imports).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.30.0"),
+        .package(url: "https://github.com/vapor/fluent-kit.git", from: "1.50.0"),
+        .package(url: "https://github.com/vapor/websocket-kit.git", from: "2.15.0"),
     ],
     targets: [
         // Pure domain: catalogue, generator, plans, levels. Foundation only.
@@ -38,7 +47,7 @@ let package = Package(
             resources: [.copy("Resources/free-exercise-db")],
             swiftSettings: strictSettings
         ),
-        // Pure signal analysis: no IO, no Foundation networking.
+        // Pure signal analysis: no IO, no Foundation networking. What runs in an app or a live session.
         .target(
             name: "FormaMotion",
             swiftSettings: strictSettings
@@ -48,6 +57,14 @@ let package = Package(
         .target(
             name: "FormaLive",
             dependencies: ["FormaMotion"],
+            swiftSettings: strictSettings
+        ),
+        // What evaluates and trains the motion engine: dataset readers, gzip, form-quality training and its shipped
+        // weights, synthesizers, benchmarks. For the CLI and the tests only; no app links it.
+        .target(
+            name: "FormaMotionLab",
+            dependencies: ["FormaMotion"],
+            resources: [.copy("Resources/uiprmd-form-models.json")],
             swiftSettings: strictSettings
         ),
         // Types generated from openapi.yaml, shared by the server and the SDK.
@@ -68,10 +85,19 @@ let package = Package(
                 "FormaAPI",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIVapor", package: "swift-openapi-vapor"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "WebSocketKit", package: "websocket-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -84,12 +110,12 @@ let package = Package(
         .target(
             name: "FormaKit",
             dependencies: [
-                "FormaCore",
                 "FormaMotion",
                 "FormaLive",
                 "FormaAPI",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
@@ -100,10 +126,12 @@ let package = Package(
             dependencies: [
                 "FormaCore",
                 "FormaMotion",
+                "FormaMotionLab",
                 "FormaServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -119,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FormaMotionTests",
-            dependencies: ["FormaMotion"],
+            dependencies: ["FormaMotion", "FormaMotionLab"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
@@ -130,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FormaKitTests",
-            dependencies: ["FormaKit", "FormaLive", "FormaMotion"],
+            dependencies: ["FormaKit", "FormaLive", "FormaMotion", "FormaMotionLab"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
@@ -138,11 +166,24 @@ let package = Package(
             name: "FormaServerTests",
             dependencies: [
                 "FormaServer",
+                "FormaCore",
                 "FormaMotion",
                 "FormaLive",
+                "FormaMotionLab",
                 "FormaCLI",
                 "FormaKit",
+                .product(name: "Vapor", package: "vapor"),
                 .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings

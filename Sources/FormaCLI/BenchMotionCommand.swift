@@ -1,5 +1,6 @@
 import ArgumentParser
 import FormaMotion
+import FormaMotionLab
 
 /// `forma bench motion`: frames (pose) per second of the motion engine on synthetic sets.
 struct BenchMotionCommand: AsyncParsableCommand {

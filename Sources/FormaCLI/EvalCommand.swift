@@ -5,6 +5,6 @@ struct EvalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
         abstract: "Measure the motion engine's accuracy on a labelled data set.",
-        subcommands: [EvalBarbellCommand.self, EvalUIPRMDCommand.self, EvalPoseCommand.self]
+        subcommands: [EvalBarbellCommand.self, EvalSparCommand.self, EvalUIPRMDCommand.self, EvalPoseCommand.self]
     )
 }

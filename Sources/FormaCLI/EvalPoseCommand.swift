@@ -1,5 +1,6 @@
 import ArgumentParser
 import FormaMotion
+import FormaMotionLab
 import Foundation
 
 /// `forma eval pose`: repetition-counting accuracy of the pose engine on labelled data, as tables for the docs.
@@ -8,20 +9,22 @@ import Foundation
 ///   order into one ten-repetition set (UI-PRMD Kinect, through forward kinematics and projection), correct and
 ///   incorrect executions separately.
 /// - `keraal`: each single-repetition KERAAL BlazePose sample is repeated five times back to back.
+/// - `workouttracker`: real BlazePose clips of squats, push-ups, pull-ups and dips counted by eye
+///   (`EvalPoseCommand+WorkoutTracker.swift`).
 /// - `synthetic`: `PoseSynthesizer.scenario` sets (seeded), every exercise.
 struct EvalPoseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pose",
-        abstract: "Measure pose repetition-counting accuracy on UI-PRMD, KERAAL and synthetic sets.")
+        abstract: "Measure pose repetition-counting accuracy on UI-PRMD, KERAAL, workouttracker and synthetic sets.")
 
     enum Dataset: String, ExpressibleByArgument, CaseIterable {
-        case uiPRMD = "ui-prmd", keraal, synthetic, all
+        case uiPRMD = "ui-prmd", keraal, workouttracker, synthetic, all
     }
 
-    @Argument(help: "Which evaluation: ui-prmd, keraal, synthetic or all.")
+    @Argument(help: "Which evaluation: ui-prmd, keraal, workouttracker, synthetic or all.")
     var dataset: Dataset = .all
 
-    @Option(help: "The shared data folder holding ui-prmd/ and keraal-samples/.")
+    @Option(help: "The shared data folder holding ui-prmd/, keraal-samples/ and workouttracker-dev/.")
     var data = "../shared/data"
 
     @Option(help: "Seeds per exercise for the synthetic evaluation.")
@@ -30,6 +33,7 @@ struct EvalPoseCommand: AsyncParsableCommand {
     func run() async throws {
         if dataset == .uiPRMD || dataset == .all { try evaluateUIPRMD() }
         if dataset == .keraal || dataset == .all { try evaluateKERAAL() }
+        if dataset == .workouttracker || dataset == .all { try evaluateWorkoutTracker() }
         if dataset == .synthetic || dataset == .all { evaluateSynthetic() }
     }
 
@@ -168,6 +172,12 @@ struct EvaluationRow {
         }
         if rows.count > 1 { lines.append(total.line) }
         return lines.joined(separator: "\n")
+    }
+
+    /// One line: sets, exact, within ±1 and mean absolute error.
+    var summary: String {
+        "\(sets) sets, exact \(exact), within ±1 \(withinOne), MAE "
+            + String(format: "%.3f", sets > 0 ? Double(absoluteError) / Double(sets) : 0)
     }
 
     var line: String {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FormaMotion
+import FormaMotionLab
 import Foundation
 
 /// `forma eval ui-prmd DIR`: correct-versus-incorrect accuracy of the form models on the UI-PRMD Kinect data, plus
@@ -44,7 +45,7 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
     var exportEpisodes = 10
 
     @Option(name: .customLong("write-models"),
-            help: "Train on all subjects and write the shipped models as Swift source to this file, then stop.")
+            help: "Train on all subjects and write the shipped models as JSON to this file (the shipped copy is Sources/FormaMotionLab/Resources/uiprmd-form-models.json), then stop.")
     var modelFile: String?
 
     func validate() throws {
@@ -144,9 +145,7 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
                 }
             }
         }
-        let command = "forma eval ui-prmd DIR --reference-reps \(referenceRepetitions) --write-models FILE"
-        try FormQualityModelSource.swiftSource(models: models, command: command)
-            .write(to: file, atomically: true, encoding: .utf8)
+        try FormQualityModel.resourceData(models).write(to: file, options: .atomic)
         Terminal.write("Wrote \(models.count) models to \(file.path)")
     }
 

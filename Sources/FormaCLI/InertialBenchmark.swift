@@ -1,4 +1,5 @@
 import FormaMotion
+import FormaMotionLab
 import Foundation
 
 /// Throughput of ``InertialAnalyzer`` on synthetic recordings, for `forma bench` (run it on a release build).
@@ -19,8 +20,8 @@ public enum InertialBenchmark {
     public static func workload(sampleRateHertz: Double, sets: Int = 10) throws -> InertialRecording {
         var generator = SeededGenerator(seed: 42)
         let gravity = InertialSyntheticSet.randomUnitVector(using: &generator)
-        var acceleration: [InertialVector] = []
-        var rotation: [InertialVector] = []
+        var acceleration: [Vector3] = []
+        var rotation: [Vector3] = []
         for _ in 0..<sets {
             let set = InertialSyntheticSet(
                 repetitions: 10, sampleRateHertz: sampleRateHertz, periodSeconds: 2.5, excursionMetres: 0.5,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FormaMotion
+import FormaMotionLab
 import Foundation
 
 /// `forma synthesize`: a pose recording of a person doing repetitions, rendered by FormaMotion's synthesiser, in the

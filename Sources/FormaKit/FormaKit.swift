@@ -74,31 +74,31 @@ public final class FormaKit: Sendable {
                 equipment: query.equipment.isEmpty ? nil : query.equipment,
                 level: query.levels.isEmpty ? nil : query.levels,
                 q: query.text, page: query.page, perPage: query.perPage))
-            return try Convert.value(try output.ok.body.json)
+            return ExercisePage(try output.ok.body.json)
         }
     }
 
     public func exercise(id: String) async throws(FormaError) -> Exercise {
         try await call { client in
-            try Convert.value(try await client.getExercise(path: .init(id: id)).ok.body.json)
+            Exercise(try await client.getExercise(path: .init(id: id)).ok.body.json)
         }
     }
 
     public func catalogueFacets() async throws(FormaError) -> CatalogueFacets {
-        try await call { client in try Convert.value(try await client.getCatalogFacets().ok.body.json) }
+        try await call { client in CatalogueFacets(try await client.getCatalogFacets().ok.body.json) }
     }
 
     // MARK: Workouts
 
     public func generateWorkout(_ request: WorkoutRequest) async throws(FormaError) -> Workout {
         try await call { client in
-            let body: Components.Schemas.WorkoutGenerationRequest = try Convert.value(request)
-            return try Convert.value(try await client.generateWorkout(body: .json(body)).created.body.json)
+            let body = try Components.Schemas.WorkoutGenerationRequest(request)
+            return try Workout(try await client.generateWorkout(body: .json(body)).created.body.json)
         }
     }
 
     public func workout(id: String) async throws(FormaError) -> Workout {
-        try await call { client in try Convert.value(try await client.getWorkout(path: .init(id: id)).ok.body.json) }
+        try await call { client in try Workout(try await client.getWorkout(path: .init(id: id)).ok.body.json) }
     }
 
     public func workouts(_ status: WorkoutListStatus, limit: Int? = nil) async throws(FormaError) -> [WorkoutSummary] {
@@ -107,33 +107,33 @@ public final class FormaKit: Sendable {
                 throw FormaError.invalidArgument(field: "status", message: "unknown status '\(status.rawValue)'")
             }
             let output = try await client.listWorkouts(query: .init(status: payload, limit: limit))
-            return try Convert.value(try output.ok.body.json.items)
+            return try output.ok.body.json.items.map { item throws(FormaError) in try WorkoutSummary(item) }
         }
     }
 
     public func startWorkout(id: String) async throws(FormaError) -> WorkoutRun {
         try await call { client in
-            try Convert.value(try await client.startWorkout(path: .init(id: id)).created.body.json)
+            try WorkoutRun(try await client.startWorkout(path: .init(id: id)).created.body.json)
         }
     }
 
     public func pauseWorkout(id: String) async throws(FormaError) -> WorkoutRun {
-        try await call { client in try Convert.value(try await client.pauseWorkout(path: .init(id: id)).ok.body.json) }
+        try await call { client in try WorkoutRun(try await client.pauseWorkout(path: .init(id: id)).ok.body.json) }
     }
 
     public func resumeWorkout(id: String) async throws(FormaError) -> WorkoutRun {
-        try await call { client in try Convert.value(try await client.resumeWorkout(path: .init(id: id)).ok.body.json) }
+        try await call { client in try WorkoutRun(try await client.resumeWorkout(path: .init(id: id)).ok.body.json) }
     }
 
     public func quitWorkout(id: String) async throws(FormaError) -> WorkoutRun {
-        try await call { client in try Convert.value(try await client.quitWorkout(path: .init(id: id)).ok.body.json) }
+        try await call { client in try WorkoutRun(try await client.quitWorkout(path: .init(id: id)).ok.body.json) }
     }
 
     /// Finishes the run; exercises counted by a live session may be left out (the server fills them in).
     public func saveWorkout(id: String, results: [ExerciseResult] = []) async throws(FormaError) -> WorkoutRun {
         try await call { client in
-            let body: Components.Schemas.WorkoutSaveRequest = try Convert.value(["results": results])
-            return try Convert.value(try await client.saveWorkout(path: .init(id: id), body: .json(body)).ok.body.json)
+            let body = Components.Schemas.WorkoutSaveRequest(results: results.map(Components.Schemas.ExerciseResult.init))
+            return try WorkoutRun(try await client.saveWorkout(path: .init(id: id), body: .json(body)).ok.body.json)
         }
     }
 
@@ -150,12 +150,12 @@ public final class FormaKit: Sendable {
                 }
                 payload = value
             }
-            return try Convert.value(try await client.listPlans(query: .init(category: payload)).ok.body.json.items)
+            return try await client.listPlans(query: .init(category: payload)).ok.body.json.items.map(PlanSummary.init)
         }
     }
 
     public func plan(id: String) async throws(FormaError) -> Plan {
-        try await call { client in try Convert.value(try await client.getPlan(path: .init(id: id)).ok.body.json) }
+        try await call { client in Plan(try await client.getPlan(path: .init(id: id)).ok.body.json) }
     }
 
     /// Enrols the person in a plan (again enrolling is harmless).
@@ -172,20 +172,20 @@ public final class FormaKit: Sendable {
     public func workout(forPlan planID: String, session sessionID: String) async throws(FormaError) -> Workout {
         try await call { client in
             let output = try await client.createPlanWorkout(path: .init(id: planID), body: .json(.init(sessionId: sessionID)))
-            return try Convert.value(try output.created.body.json)
+            return try Workout(try output.created.body.json)
         }
     }
 
     // MARK: Profile and challenges
 
     public func profile() async throws(FormaError) -> Profile {
-        try await call { client in try Convert.value(try await client.getProfile().ok.body.json) }
+        try await call { client in Profile(try await client.getProfile().ok.body.json) }
     }
 
     public func updateProfile(_ update: ProfileUpdate) async throws(FormaError) -> Profile {
         try await call { client in
-            let body: Components.Schemas.ProfileUpdate = try Convert.value(update)
-            return try Convert.value(try await client.updateProfile(body: .json(body)).ok.body.json)
+            let body = Components.Schemas.ProfileUpdate(update)
+            return Profile(try await client.updateProfile(body: .json(body)).ok.body.json)
         }
     }
 
@@ -193,7 +193,7 @@ public final class FormaKit: Sendable {
         try await call { client in
             let output = try await client.getChallengeLeaderboard(
                 query: .init(exercise: exercise, seconds: seconds, limit: limit))
-            return try Convert.value(try output.ok.body.json)
+            return Leaderboard(try output.ok.body.json)
         }
     }
 
@@ -213,29 +213,6 @@ public final class FormaKit: Sendable {
             throw FormaError.unexpectedResponse(String(describing: error.underlyingError))
         } catch {
             throw FormaError.unexpectedResponse(String(describing: error))
-        }
-    }
-}
-
-/// Moves values between the SDK's types and the generated ones through their shared JSON form.
-enum Convert {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
-
-    static func value<T: Decodable>(_ value: some Encodable) throws -> T {
-        do {
-            return try decoder.decode(T.self, from: try encoder.encode(value))
-        } catch {
-            throw FormaError.unexpectedResponse("\(T.self): \(error)")
         }
     }
 }

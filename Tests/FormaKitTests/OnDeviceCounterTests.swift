@@ -1,4 +1,5 @@
 import FormaMotion
+import FormaMotionLab
 import Foundation
 import Testing
 

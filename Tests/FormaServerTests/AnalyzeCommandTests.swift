@@ -1,5 +1,6 @@
 import ArgumentParser
 import FormaMotion
+import FormaMotionLab
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
@@ -46,7 +47,7 @@ struct AnalyzeCommandTests {
         var lines = ["t,ax,ay,az,gx,gy,gz"]
         for index in 0..<recording.count {
             let a = recording.acceleration[index]
-            let g = recording.rotation?[index] ?? InertialVector(x: 0, y: 0, z: 0)
+            let g = recording.rotation?[index] ?? Vector3(x: 0, y: 0, z: 0)
             lines.append([recording.timesSeconds[index], a.x, a.y, a.z, g.x, g.y, g.z].map { "\($0)" }
                 .joined(separator: ","))
         }

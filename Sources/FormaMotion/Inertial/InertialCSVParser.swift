@@ -22,8 +22,8 @@ public enum InertialCSVParser {
         }
         let gyro = gyroNames.isEmpty ? nil : (try table.column("gx"), try table.column("gy"), try table.column("gz"))
         var times: [Double] = []
-        var acceleration: [InertialVector] = []
-        var rotation: [InertialVector]? = gyro == nil ? nil : []
+        var acceleration: [Vector3] = []
+        var rotation: [Vector3]? = gyro == nil ? nil : []
         times.reserveCapacity(table.rows.count)
         acceleration.reserveCapacity(table.rows.count)
         for row in table.rows {
@@ -56,8 +56,8 @@ public enum InertialCSVParser {
             throw .noOverlap(detail: "accelerometer and gyroscope epochs are disjoint")
         }
         var times: [Double] = []
-        var acceleration: [InertialVector] = []
-        var rotation: [InertialVector] = []
+        var acceleration: [Vector3] = []
+        var rotation: [Vector3] = []
         var lines: [Int] = []
         var cursor = 0
         for (index, epoch) in accel.epochsSeconds.enumerated() where epoch >= first && epoch <= last {
@@ -67,7 +67,7 @@ public enum InertialCSVParser {
             let (a, b) = (gyro.values[cursor], gyro.values[min(cursor + 1, gyro.values.count - 1)])
             times.append(epoch - first)
             acceleration.append(accel.values[index])
-            rotation.append(InertialVector(
+            rotation.append(Vector3(
                 x: a.x + (b.x - a.x) * weight, y: a.y + (b.y - a.y) * weight, z: a.z + (b.z - a.z) * weight))
             lines.append(accel.lines[index])
         }
@@ -81,7 +81,7 @@ public enum InertialCSVParser {
 
     /// Builds the recording, translating sample indices in errors back to line numbers.
     private static func recording(
-        times: [Double], acceleration: [InertialVector], rotation: [InertialVector]?, lines: [Int]
+        times: [Double], acceleration: [Vector3], rotation: [Vector3]?, lines: [Int]
     ) throws(InertialInputError) -> InertialRecording {
         do {
             return try InertialRecording(timesSeconds: times, acceleration: acceleration, rotation: rotation)
@@ -119,8 +119,8 @@ struct CSVTable {
             return value
         }
 
-        func vector(_ columns: (Int, Int, Int), names: (String, String, String)) throws(InertialInputError) -> InertialVector {
-            InertialVector(
+        func vector(_ columns: (Int, Int, Int), names: (String, String, String)) throws(InertialInputError) -> Vector3 {
+            Vector3(
                 x: try value(columns.0, names.0), y: try value(columns.1, names.1), z: try value(columns.2, names.2))
         }
     }
@@ -166,7 +166,7 @@ private struct MetaMotionFile {
     enum Sensor: String { case accelerometer, gyroscope }
 
     let epochsSeconds: [Double]
-    let values: [InertialVector]
+    let values: [Vector3]
     let lines: [Int]
 
     init(_ text: String, expecting sensor: Sensor) throws(InertialInputError) {
@@ -182,7 +182,7 @@ private struct MetaMotionFile {
                 detail: "the \(source) has column \"\(table.header[3])\"; expected \(sensor == .accelerometer ? "g" : "deg/s")")
         }
         var epochs: [Double] = []
-        var values: [InertialVector] = []
+        var values: [Vector3] = []
         epochs.reserveCapacity(table.rows.count)
         values.reserveCapacity(table.rows.count)
         for row in table.rows {

@@ -28,12 +28,6 @@ struct InertialBiquad: Sendable, Hashable {
             a1: -2 * cosine / a0, a2: (1 - alpha) / a0)
     }
 
-    /// A first-order Butterworth high-pass (bilinear transform), as a section with `b2 = a2 = 0`.
-    static func firstOrderHighPass(cutoffHertz: Double, sampleRateHertz: Double) -> InertialBiquad {
-        let k = tan(Double.pi * min(cutoffHertz, sampleRateHertz * 0.45) / sampleRateHertz)
-        return InertialBiquad(b0: 1 / (1 + k), b1: -1 / (1 + k), b2: 0, a1: (k - 1) / (k + 1), a2: 0)
-    }
-
     /// A band-pass built from a high-pass at `lowHertz` followed by a low-pass at `highHertz`.
     static func bandPass(lowHertz: Double, highHertz: Double, sampleRateHertz: Double) -> [InertialBiquad] {
         [highPass(cutoffHertz: lowHertz, sampleRateHertz: sampleRateHertz),

@@ -50,13 +50,13 @@ public enum InertialJSONParser {
         }
     }
 
-    private static func vectors(_ rows: [[Double]], name: String) throws(InertialInputError) -> [InertialVector] {
+    private static func vectors(_ rows: [[Double]], name: String) throws(InertialInputError) -> [Vector3] {
         guard !rows.isEmpty else { throw .empty(source: "\"\(name)\" array") }
-        var result: [InertialVector] = []
+        var result: [Vector3] = []
         result.reserveCapacity(rows.count)
         for (index, row) in rows.enumerated() {
             guard row.count == 3 else { throw .wrongArity(location: .jsonPath("\(name)[\(index)]"), expected: "3", found: row.count) }
-            result.append(InertialVector(x: row[0], y: row[1], z: row[2]))
+            result.append(Vector3(x: row[0], y: row[1], z: row[2]))
         }
         return result
     }

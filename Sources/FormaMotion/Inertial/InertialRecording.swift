@@ -1,24 +1,3 @@
-/// A three-axis reading from an inertial sensor, in the sensor's own frame.
-///
-/// For acceleration the unit is g (1 g = 9.80665 m/s²), gravity included, as wrist sensors report it; for rotation
-/// it is degrees per second.
-public struct InertialVector: Sendable, Hashable, Codable {
-    public var x: Double
-    public var y: Double
-    public var z: Double
-
-    public init(x: Double, y: Double, z: Double) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-
-    /// The Euclidean length, independent of how the sensor is oriented.
-    public var magnitude: Double { (x * x + y * y + z * z).squareRoot() }
-
-    var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
-}
-
 /// A validated recording from one wrist-worn inertial sensor: accelerometer samples, and optionally gyroscope samples
 /// taken at the same instants.
 ///
@@ -37,9 +16,9 @@ public struct InertialRecording: Sendable, Hashable {
     /// Sample times in seconds, strictly increasing. The origin is arbitrary (the first sample need not be at 0).
     public let timesSeconds: [Double]
     /// Acceleration in g, gravity included, one per time.
-    public let acceleration: [InertialVector]
+    public let acceleration: [Vector3]
     /// Rotation rate in degrees per second, one per time, or `nil` when the recording has no gyroscope.
-    public let rotation: [InertialVector]?
+    public let rotation: [Vector3]?
 
     /// The nominal sample rate in hertz: the reciprocal of the median spacing between samples, so that a few gaps do
     /// not change it.
@@ -50,7 +29,7 @@ public struct InertialRecording: Sendable, Hashable {
     /// - Throws: ``InertialInputError`` when the arrays are empty or of different lengths, a value is not finite,
     ///   time does not strictly increase, the rate is outside ``supportedRatesHertz``, or the recording is shorter
     ///   than ``minimumDurationSeconds``. Sample indices in the error are zero-based.
-    public init(timesSeconds: [Double], acceleration: [InertialVector], rotation: [InertialVector]? = nil) throws(InertialInputError) {
+    public init(timesSeconds: [Double], acceleration: [Vector3], rotation: [Vector3]? = nil) throws(InertialInputError) {
         guard !timesSeconds.isEmpty else { throw .empty(source: "recording") }
         guard acceleration.count == timesSeconds.count else {
             throw .lengthMismatch(what: "acceleration", expected: timesSeconds.count, found: acceleration.count)
@@ -90,7 +69,7 @@ public struct InertialRecording: Sendable, Hashable {
     /// - Throws: ``InertialInputError`` as ``init(timesSeconds:acceleration:rotation:)`` does, and
     ///   ``InertialInputError/unsupportedRate(hertz:supported:)`` before anything else when `sampleRateHertz` is
     ///   outside ``supportedRatesHertz`` or not finite.
-    public init(sampleRateHertz: Double, acceleration: [InertialVector], rotation: [InertialVector]? = nil) throws(InertialInputError) {
+    public init(sampleRateHertz: Double, acceleration: [Vector3], rotation: [Vector3]? = nil) throws(InertialInputError) {
         guard sampleRateHertz.isFinite, Self.supportedRatesHertz.contains(sampleRateHertz) else {
             throw .unsupportedRate(hertz: sampleRateHertz, supported: Self.supportedRatesHertz)
         }

@@ -47,7 +47,7 @@ public struct InertialStreamAnalyzer: Sendable {
     /// - Throws: ``InertialInputError`` when a value is not finite, time does not increase, or rotation is missing
     ///   (or present) contrary to `hasRotation`. The rejected sample is ignored and the analyzer stays usable.
     public mutating func push(
-        timeSeconds: Double, acceleration: InertialVector, rotation: InertialVector? = nil
+        timeSeconds: Double, acceleration: Vector3, rotation: Vector3? = nil
     ) throws(InertialInputError) -> [InertialAnalysis.Repetition] {
         let location = InertialInputError.Location.sample(sampleIndex)
         guard timeSeconds.isFinite else { throw .notFinite(field: "t", location: location) }
@@ -67,7 +67,7 @@ public struct InertialStreamAnalyzer: Sendable {
     /// Feeds one sample already known to be valid (finite, later than the previous one): the path shared by
     /// ``push(timeSeconds:acceleration:rotation:)`` and the batch ``InertialAnalyzer``, which already validated its
     /// recording. Completed repetitions are appended to ``analysis``.
-    mutating func feed(timeSeconds: Double, acceleration: InertialVector) {
+    mutating func feed(timeSeconds: Double, acceleration: Vector3) {
         lastTime = timeSeconds
         sampleIndex += 1
         frontEnd.push(timeSeconds: timeSeconds, values: SIMD4(acceleration.x, acceleration.y, acceleration.z, 0))

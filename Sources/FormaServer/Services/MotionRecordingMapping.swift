@@ -49,15 +49,15 @@ enum MotionRecordingMapping {
         return recording
     }
 
-    private static func vectors(_ rows: [[Double]], field: String) throws -> [InertialVector] {
-        var vectors: [InertialVector] = []
+    private static func vectors(_ rows: [[Double]], field: String) throws -> [Vector3] {
+        var vectors: [Vector3] = []
         vectors.reserveCapacity(rows.count)
         for (index, row) in rows.enumerated() {
             guard row.count == 3 else {
                 throw InputError.invalid(
                     field: "\(field)[\(index)]", "expected 3 values [x, y, z], found \(row.count)")
             }
-            vectors.append(InertialVector(x: row[0], y: row[1], z: row[2]))
+            vectors.append(Vector3(x: row[0], y: row[1], z: row[2]))
         }
         return vectors
     }

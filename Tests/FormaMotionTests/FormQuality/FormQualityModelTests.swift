@@ -1,4 +1,5 @@
 import FormaMotion
+import FormaMotionLab
 import Testing
 
 @Suite struct FormQualityModelTests {

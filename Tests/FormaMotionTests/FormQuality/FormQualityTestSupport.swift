@@ -1,4 +1,5 @@
 import FormaMotion
+import FormaMotionLab
 import Foundation
 
 /// Three frames of a real repetition, for reader and forward-kinematics tests.

@@ -1,21 +1,22 @@
 import FormaMotion
+import FormaMotionLab
 import Foundation
 import Testing
 
 @Suite struct PoseRecordingExportTests {
     @Test func camera_mapsTheOpticalAxisToTheCentreAndTheFieldEdgeToTheImageEdge() throws {
         // setup
-        let camera = VirtualPinholeCamera(position: SpatialVector(x: 0, y: 100, z: 0), fieldOfViewDegrees: 60)
+        let camera = VirtualPinholeCamera(position: Vector3(x: 0, y: 100, z: 0), fieldOfViewDegrees: 60)
         let edge = 200 * tan(30 * Double.pi / 180)
 
         // act
-        let centre = try #require(camera.project(SpatialVector(x: 0, y: 100, z: -200)))
-        let right = try #require(camera.project(SpatialVector(x: edge, y: 100 + edge, z: -200)))
+        let centre = try #require(camera.project(Vector3(x: 0, y: 100, z: -200)))
+        let right = try #require(camera.project(Vector3(x: edge, y: 100 + edge, z: -200)))
 
         // verify
         #expect(centre.x == 0.5 && centre.y == 0.5 && centre.depth == 200)
         #expect(abs(right.x - 1) < 1e-12 && abs(right.y) < 1e-12)
-        #expect(camera.project(SpatialVector(x: 0, y: 100, z: 10)) == nil)
+        #expect(camera.project(Vector3(x: 0, y: 100, z: 10)) == nil)
     }
 
     @Test func landmarks_placeTheKinectJointsInBlazePoseOrderAndHideTheRest() throws {

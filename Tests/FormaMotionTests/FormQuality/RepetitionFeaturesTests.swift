@@ -1,4 +1,5 @@
 import FormaMotion
+import FormaMotionLab
 import Testing
 
 @Suite struct RepetitionFeaturesTests {
@@ -39,7 +40,7 @@ import Testing
             var neutral = SyntheticSkeleton()
             neutral.yaw = .random(in: -70...70, using: &generator)
             neutral.armPlane = 30
-            neutral.position = SpatialVector(x: .random(in: -50...50, using: &generator), y: 0,
+            neutral.position = Vector3(x: .random(in: -50...50, using: &generator), y: 0,
                                              z: .random(in: -300 ... -150, using: &generator))
             let sequence = SyntheticSkeleton.repetition(neutral: neutral) { skeleton, amount in
                 if side == .right { skeleton.rightArmElevation = 100 * amount } else { skeleton.leftArmElevation = 100 * amount }
@@ -80,8 +81,8 @@ import Testing
         // setup
         var sequence = abduction(side: .right, peak: 90)
         var glitch = sequence.poses[10]
-        glitch[.rightWrist] = glitch[.rightWrist] + SpatialVector(x: 0, y: 80, z: 0)
-        glitch[.rightElbow] = glitch[.rightElbow] + SpatialVector(x: 0, y: 60, z: 0)
+        glitch[.rightWrist] = glitch[.rightWrist] + Vector3(x: 0, y: 80, z: 0)
+        glitch[.rightElbow] = glitch[.rightElbow] + Vector3(x: 0, y: 60, z: 0)
         sequence.poses[10] = glitch
 
         // act
@@ -99,7 +100,7 @@ import Testing
         // setup
         var withNaN = abduction(side: .right, peak: 90)
         var pose = withNaN.poses[3]
-        pose[.leftKnee] = SpatialVector(x: .nan, y: 0, z: 0)
+        pose[.leftKnee] = Vector3(x: .nan, y: 0, z: 0)
         withNaN.poses[3] = pose
         var rateless = abduction(side: .right, peak: 90)
         rateless.framesPerSecond = 0

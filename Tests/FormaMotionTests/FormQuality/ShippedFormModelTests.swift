@@ -1,9 +1,10 @@
 import FormaMotion
+import FormaMotionLab
 import Foundation
 import Testing
 
 @Suite struct ShippedFormModelTests {
-    @Test func shippedModels_coverEveryEvaluatedMovementInBothModes() {
+    @Test func shippedModels_coverEveryEvaluatedMovementInBothModes() throws {
         // setup
         let movements: [RehabMovement] = [.deepSquat, .hurdleStep, .standingActiveStraightLegRaise,
                                           .standingShoulderAbduction, .standingShoulderExtension,
@@ -12,7 +13,7 @@ import Testing
         // act & verify
         for movement in movements {
             for mode in FormReferenceMode.allCases {
-                let model = FormQualityModel.uiprmdTrained(movement, mode: mode)
+                let model = try FormQualityModel.uiprmdTrained(movement, mode: mode)
                 #expect(model != nil, "\(movement) \(mode)")
                 let inputs = mode == .population ? FormFeature.all.count : 2 * FormFeature.all.count
                 #expect(model?.regression.inputCount == inputs, "\(movement) \(mode)")
@@ -21,8 +22,20 @@ import Testing
         }
     }
 
+    @Test func shippedModels_roundTripExactlyThroughTheResourceFormat() throws {
+        // setup
+        let models = try FormQualityModel.uiprmdTrained()
+
+        // act: what `forma eval ui-prmd --write-models` writes, read back
+        let decoded = try JSONDecoder().decode([FormQualityModel].self, from: FormQualityModel.resourceData(models))
+
+        // verify: retraining and rewriting the resource loses no digit
+        #expect(decoded == models)
+        #expect(models.count == 12)
+    }
+
     @Test func shippedModels_judgeCorrectFormCorrect() throws {
-        for model in FormQualityModel.uiprmdTrained {
+        for model in try FormQualityModel.uiprmdTrained() {
             // setup
             let typical = try RepetitionFeatures(values: model.typicalCorrect, activeSide: .right)
 

@@ -1,4 +1,5 @@
 import FormaMotion
+import FormaMotionLab
 import Foundation
 
 /// Builds simple, exactly known skeletons for feature and export tests (centimetres, y up, facing +z at yaw 0).
@@ -13,29 +14,29 @@ struct SyntheticSkeleton {
     var kneeFlexion = 0.0
     /// Rotation of the whole body about the vertical, degrees, and where it stands.
     var yaw = 0.0
-    var position = SpatialVector(x: 0, y: 0, z: -230)
+    var position = Vector3(x: 0, y: 0, z: -230)
 
     /// A pose with the current parameters.
     func pose() -> SkeletonPose {
         let thigh = 45.0, shank = 45.0, footHeight = 8.0
         let half = kneeFlexion / 2 * .pi / 180
         let hipHeight = footHeight + (thigh + shank) * cos(half)
-        var joints = [SpatialVector](repeating: .zero, count: AnatomicalJoint.count)
+        var joints = [Vector3](repeating: .zero, count: AnatomicalJoint.count)
         func set(_ joint: AnatomicalJoint, lateral: Double, up: Double, forward: Double) {
-            joints[joint.rawValue] = SpatialVector(x: lateral, y: up, z: forward)
+            joints[joint.rawValue] = Vector3(x: lateral, y: up, z: forward)
         }
         for (side, outward) in [(SkeletonSide.left, 1.0), (.right, -1.0)] {
-            let hip = SpatialVector(x: 10 * outward, y: hipHeight, z: 0)
-            let knee = hip + SpatialVector(x: 0, y: -thigh * cos(half), z: thigh * sin(half))
-            let ankle = knee + SpatialVector(x: 0, y: -shank * cos(half), z: -shank * sin(half))
+            let hip = Vector3(x: 10 * outward, y: hipHeight, z: 0)
+            let knee = hip + Vector3(x: 0, y: -thigh * cos(half), z: thigh * sin(half))
+            let ankle = knee + Vector3(x: 0, y: -shank * cos(half), z: -shank * sin(half))
             joints[AnatomicalJoint.limb(.hip, side: side).rawValue] = hip
             joints[AnatomicalJoint.limb(.knee, side: side).rawValue] = knee
             joints[AnatomicalJoint.limb(.ankle, side: side).rawValue] = ankle
-            joints[AnatomicalJoint.limb(.toe, side: side).rawValue] = ankle + SpatialVector(x: 0, y: -footHeight, z: 15)
+            joints[AnatomicalJoint.limb(.toe, side: side).rawValue] = ankle + Vector3(x: 0, y: -footHeight, z: 15)
         }
         let lean = trunkLean * .pi / 180
-        let up = SpatialVector(x: 0, y: cos(lean), z: sin(lean))
-        let pelvis = SpatialVector(x: 0, y: hipHeight, z: 0)
+        let up = Vector3(x: 0, y: cos(lean), z: sin(lean))
+        let pelvis = Vector3(x: 0, y: hipHeight, z: 0)
         set(.pelvis, lateral: 0, up: hipHeight, forward: 0)
         joints[AnatomicalJoint.midSpine.rawValue] = pelvis + up * 25
         joints[AnatomicalJoint.upperSpine.rawValue] = pelvis + up * 48
@@ -44,18 +45,18 @@ struct SyntheticSkeleton {
         joints[AnatomicalJoint.headTop.rawValue] = pelvis + up * 75
         for (side, outward, elevation) in [(SkeletonSide.left, 1.0, leftArmElevation),
                                            (.right, -1.0, rightArmElevation)] {
-            let shoulder = pelvis + up * 50 + SpatialVector(x: 18 * outward, y: 0, z: 0)
+            let shoulder = pelvis + up * 50 + Vector3(x: 18 * outward, y: 0, z: 0)
             let theta = elevation * .pi / 180, phi = armPlane * .pi / 180
-            let direction = SpatialVector(x: outward * sin(theta) * cos(phi), y: -cos(theta), z: sin(theta) * sin(phi))
+            let direction = Vector3(x: outward * sin(theta) * cos(phi), y: -cos(theta), z: sin(theta) * sin(phi))
             joints[(side == .left ? AnatomicalJoint.leftClavicle : .rightClavicle).rawValue] =
-                pelvis + up * 48 + SpatialVector(x: 4 * outward, y: 0, z: 0)
+                pelvis + up * 48 + Vector3(x: 4 * outward, y: 0, z: 0)
             joints[AnatomicalJoint.limb(.shoulder, side: side).rawValue] = shoulder
             joints[AnatomicalJoint.limb(.elbow, side: side).rawValue] = shoulder + direction * 28
             joints[AnatomicalJoint.limb(.wrist, side: side).rawValue] = shoulder + direction * 54
         }
         let turn = yaw * .pi / 180
         let placed = joints.map { point in
-            SpatialVector(x: point.x * cos(turn) + point.z * sin(turn), y: point.y,
+            Vector3(x: point.x * cos(turn) + point.z * sin(turn), y: point.y,
                           z: -point.x * sin(turn) + point.z * cos(turn)) + position
         }
         return SkeletonPose(positions: placed)!

@@ -1,13 +1,14 @@
 import FormaMotion
+import FormaMotionLab
 import Testing
 
 @Suite struct UIPRMDForwardKinematicsTests {
     @Test func rotation_composesZThenXThenY() {
         // setup: (x 90°, y 90°, z 0°) separates ZXY from the other orders: Rz·Rx·Ry sends x̂ to ŷ, Rz·Ry·Rx to −ẑ.
-        let angles = SpatialVector(x: 90, y: 90, z: 0)
+        let angles = Vector3(x: 90, y: 90, z: 0)
 
         // act
-        let image = UIPRMDForwardKinematics.rotation(eulerDegrees: angles) * SpatialVector(x: 1, y: 0, z: 0)
+        let image = UIPRMDForwardKinematics.rotation(eulerDegrees: angles) * Vector3(x: 1, y: 0, z: 0)
 
         // verify
         #expect(abs(image.x) < 1e-12 && abs(image.y - 1) < 1e-12 && abs(image.z) < 1e-12)
@@ -73,11 +74,11 @@ import Testing
         withEveryFormSeed(1...300) { seed, generator in
             // setup: random offsets and angles
             let offsets = (0..<22).map { _ in
-                SpatialVector(x: .random(in: -30...30, using: &generator), y: .random(in: -30...30, using: &generator),
+                Vector3(x: .random(in: -30...30, using: &generator), y: .random(in: -30...30, using: &generator),
                               z: .random(in: -30...30, using: &generator))
             }
             let angles = (0..<22).map { _ in
-                SpatialVector(x: .random(in: -180...180, using: &generator),
+                Vector3(x: .random(in: -180...180, using: &generator),
                               y: .random(in: -180...180, using: &generator),
                               z: .random(in: -180...180, using: &generator))
             }

@@ -1,4 +1,5 @@
 import FormaMotion
+import FormaMotionLab
 import Foundation
 import Testing
 
@@ -13,8 +14,8 @@ import Testing
         // verify
         #expect(table.frames.count == 3)
         #expect(table.frames.allSatisfy { $0.count == 22 })
-        #expect(table[0, .waist] == SpatialVector(x: -3.502800, y: 85.597550, z: -235.881530))
-        #expect(table[2, .rightToes] == SpatialVector(x: 0.000000, y: 0.000010, z: 12.030300))
+        #expect(table[0, .waist] == Vector3(x: -3.502800, y: 85.597550, z: -235.881530))
+        #expect(table[2, .rightToes] == Vector3(x: 0.000000, y: 0.000010, z: 12.030300))
     }
 
     @Test func parse_acceptsCarriageReturnsBlankLinesAndSpaces() throws {
@@ -27,7 +28,7 @@ import Testing
 
         // verify
         #expect(table.frames.count == 2)
-        #expect(table[1, .rightToes] == SpatialVector(x: 31.5, y: 32, z: 32.5))
+        #expect(table[1, .rightToes] == Vector3(x: 31.5, y: 32, z: 32.5))
     }
 
     @Test func parse_rejectsAnEmptyFile() {

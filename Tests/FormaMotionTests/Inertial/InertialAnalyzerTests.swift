@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormaMotion
+import FormaMotionLab
 
 @Suite struct InertialAnalyzerTests {
     static let rates: [Double] = [12.5, 25, 50, 100]
@@ -68,9 +69,9 @@ import Testing
             let rate = Self.rates[Int(seed) % Self.rates.count]
             let driftPeriod = Double.random(in: 20...120, using: &generator)
             let count = Int(rate * Double.random(in: 10...60, using: &generator))
-            let acceleration = (0..<count).map { index -> InertialVector in
+            let acceleration = (0..<count).map { index -> Vector3 in
                 let drift = 0.1 * sin(2 * Double.pi * Double(index) / rate / driftPeriod)
-                return InertialVector(
+                return Vector3(
                     x: gravity.x + drift + .random(in: -0.02...0.02, using: &generator),
                     y: gravity.y + .random(in: -0.02...0.02, using: &generator),
                     z: gravity.z - drift + .random(in: -0.02...0.02, using: &generator))
@@ -95,7 +96,7 @@ import Testing
                 times.append(time)
             }
             let wild = { (g: inout SeededGenerator, scale: Double) in
-                InertialVector(x: .random(in: -scale...scale, using: &g), y: .random(in: -scale...scale, using: &g),
+                Vector3(x: .random(in: -scale...scale, using: &g), y: .random(in: -scale...scale, using: &g),
                                z: .random(in: -scale...scale, using: &g))
             }
             let acceleration = (0..<count).map { _ in wild(&generator, 50) }
@@ -136,11 +137,11 @@ import Testing
     @Test func streamRejectsBadSamplesAndStaysUsable() throws {
         // setup
         var stream = InertialStreamAnalyzer(sampleRateHertz: 50, hasRotation: false)
-        let still = InertialVector(x: 0, y: 1, z: 0)
+        let still = Vector3(x: 0, y: 1, z: 0)
         // act
         _ = try stream.push(timeSeconds: 0, acceleration: still)
         let nan = #expect(throws: InertialInputError.self) {
-            _ = try stream.push(timeSeconds: 0.02, acceleration: InertialVector(x: .nan, y: 1, z: 0))
+            _ = try stream.push(timeSeconds: 0.02, acceleration: Vector3(x: .nan, y: 1, z: 0))
         }
         let backwards = #expect(throws: InertialInputError.self) { _ = try stream.push(timeSeconds: 0, acceleration: still) }
         _ = try stream.push(timeSeconds: 0.02, acceleration: still)
@@ -150,7 +151,7 @@ import Testing
         #expect(stream.finish().isEmpty)
     }
 
-    private static func resampled(_ recording: InertialRecording, to rate: Double) -> (acceleration: [InertialVector], Void) {
+    private static func resampled(_ recording: InertialRecording, to rate: Double) -> (acceleration: [Vector3], Void) {
         let count = Int(recording.durationSeconds * rate)
         let step = recording.sampleRateHertz / rate
         return ((0..<count).map { recording.acceleration[min(recording.count - 1, Int(Double($0) * step))] }, ())

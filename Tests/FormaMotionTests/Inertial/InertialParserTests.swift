@@ -29,8 +29,8 @@ import Testing
         // verify
         #expect(recording.count == 150)
         #expect(abs(recording.sampleRateHertz - 50) < 1e-9)
-        #expect(recording.acceleration[3] == InertialVector(x: 0.1, y: 0.9, z: -0.2))
-        #expect(recording.rotation?[3] == InertialVector(x: 10, y: -5, z: 2.5))
+        #expect(recording.acceleration[3] == Vector3(x: 0.1, y: 0.9, z: -0.2))
+        #expect(recording.rotation?[3] == Vector3(x: 10, y: -5, z: 2.5))
         #expect(withoutGyro.rotation == nil)
     }
 
@@ -40,7 +40,7 @@ import Testing
         // act
         let recording = try InertialCSVParser.parse(text)
         // verify
-        #expect(recording.acceleration[0] == InertialVector(x: 0.1, y: 0.9, z: -0.2))
+        #expect(recording.acceleration[0] == Vector3(x: 0.1, y: 0.9, z: -0.2))
         #expect(abs(recording.sampleRateHertz - 25) < 1e-9)
     }
 

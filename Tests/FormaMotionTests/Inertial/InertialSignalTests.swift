@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormaMotion
+import FormaMotionLab
 
 /// The building blocks of the repetition counter, each against a signal whose answer is known.
 @Suite struct InertialSignalTests {

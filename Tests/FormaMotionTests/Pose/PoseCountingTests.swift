@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FormaMotion
+import FormaMotionLab
 
 @Suite struct PoseCountingTests {
     static let seeds: Range<UInt64> = 0..<12
@@ -139,5 +140,27 @@ import Testing
         #expect(abs(left.timeSeconds - 6.57) < 0.1, "left reports when the person was last seen")
         #expect(abs(returned.timeSeconds - 9.0) < 0.1)
         #expect(analysis.count == 3, "the interrupted squat does not count")
+    }
+
+    /// Short clips often begin with the person already moving: the first repetition must count, not become the start.
+    @Test(arguments: ["squat", "push-up", "pull-up", "shoulder-press"])
+    func setStartedBeforeTheCamera_countsTheFirstRepetition(exerciseID: String) throws {
+        for seed in 0..<10 as Range<UInt64> {
+            // setup: no still lead-in; the first repetition starts on the first frame and is near its turning point
+            // when the half-second warm-up ends
+            let exercise = try #require(PoseExercises.named(exerciseID))
+            var synthesizer = PoseSynthesizer(exerciseID: exerciseID, repetitions: Array(repeating: .init(), count: 3))
+            synthesizer.leadSeconds = 0
+            synthesizer.outwardSeconds = 0.6
+            synthesizer.cameraYawDegrees = SyntheticMotion.usualCameraYaw(exerciseID)
+            var rng = SeededGenerator(seed: seed)
+            let recording = try #require(synthesizer.recording(using: &rng))
+
+            // act
+            let analysis = PoseAnalyzer.analyze(recording, exercise: exercise)
+
+            // verify
+            #expect(analysis.count == 3, "seed \(seed): \(exerciseID) counted \(analysis.count) of 3")
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FormaMotion
+@testable import FormaMotionLab
 
 @Suite struct PoseGeometryTests {
     @Test func angle_isRightAngleStraightAndPlanar() {
@@ -99,7 +100,7 @@ import Testing
         let joints = UIPRMDKinect.absoluteJoints(positions, angles)
         // verify
         for joint in 1..<22 {
-            let parent = UIPRMDKinect.parents[joint]
+            let parent = UIPRMDJoint.allCases[joint].parent?.rawValue ?? 0
             #expect(abs((joints[joint] - joints[parent]).length - 10) < 1e-9)
         }
     }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FormaMotion
+import FormaMotionLab
 
 /// Seeded properties over hundreds of random inputs; a failure prints its seed.
 @Suite struct PosePropertyTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FormaMotion
+import FormaMotionLab
 
 /// Real recordings: the committed KERAAL fixtures always; UI-PRMD from ../shared/data when it is there.
 @Suite struct PoseRealDataTests {

@@ -1,4 +1,5 @@
 @testable import FormaMotion
+import FormaMotionLab
 
 /// Randomised but reproducible synthetic sets, shared by the counting and streaming tests.
 enum PoseScenarios {

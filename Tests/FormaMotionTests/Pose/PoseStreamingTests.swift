@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FormaMotion
+import FormaMotionLab
 
 @Suite struct PoseStreamingTests {
     /// Replays the events into an analysis, as a live session's client would.

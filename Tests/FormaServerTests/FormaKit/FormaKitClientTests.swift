@@ -1,5 +1,6 @@
 import FormaKit
 import FormaMotion
+import FormaMotionLab
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore

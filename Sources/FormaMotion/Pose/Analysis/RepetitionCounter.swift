@@ -69,12 +69,17 @@ struct RepetitionCounter: Sendable {
     private(set) var rest: Double?
     private(set) var typicalExcursion: Double?
     private(set) var isMoving = false
+    /// Whether the last sample was past the warm-up and near the start position, not moving: the only samples from
+    /// which the tracker's jitter may be learnt (a first repetition under way is movement, not noise).
+    private(set) var isNearRest = false
     /// False right after a repetition ends, until the signal is back near the start: stops the tail of one
     /// repetition from opening the next.
     private var isArmed = true
     private var lowestSinceCompletion = Double.infinity
     private var lastRestTime = 0.0
     private var warmUpEnd = -Double.infinity
+    /// The most start-side value of the warm-up and its time, until the warm-up ends.
+    private var warmUpStart: (value: Double, time: Double)?
     private var lastSignalTime = -Double.infinity
     private var current = Span(
         startTime: 0, turningTime: 0, endTime: 0, restValue: 0, turningValue: 0, excursion: 0, requiredExcursion: 0)
@@ -108,15 +113,32 @@ struct RepetitionCounter: Sendable {
         defer { lastSignalTime = time }
         let elapsed = time - lastSignalTime
         // Warm-up: the first half second only sets the start position, so one noisy first sample cannot pass for it.
-        guard let rest, time >= warmUpEnd else {
-            if self.rest == nil { warmUpEnd = time + tuning.warmUpSeconds }
+        // A person may start the first repetition at once, though: when the warm-up ends already a counting
+        // threshold past its most start-side value, that value is the start position and the repetition under way
+        // counts from its beginning, instead of being learnt as the start (one-way cycles).
+        guard var rest = self.rest, time >= warmUpEnd else {
+            if self.rest == nil {
+                warmUpEnd = time + tuning.warmUpSeconds
+                warmUpStart = (value, time)
+            } else if let start = warmUpStart, direction * (value - start.value) < 0 {
+                warmUpStart = (value, time)
+            }
             self.rest = value
             lastRestTime = time
             return .none
         }
+        if let start = warmUpStart {
+            warmUpStart = nil
+            if !bothWays && direction * (rest - start.value) >= countThreshold {
+                rest = start.value
+                self.rest = rest
+                lastRestTime = start.time
+            }
+        }
         if isMoving && elapsed > tuning.maximumGapSeconds { abandon() }
         let signed = value - rest
         let excursion = bothWays ? abs(signed) : direction * signed
+        isNearRest = !isMoving && excursion <= enterThreshold
 
         guard isMoving else {
             followRest(towards: value, excursion: excursion, elapsed: elapsed)
@@ -186,12 +208,6 @@ struct RepetitionCounter: Sendable {
     mutating func shiftStartPosition(by offset: Double) {
         if let rest { self.rest = rest + offset }
         isArmed = true
-    }
-
-    /// Forgets the start position, e.g. after the person left the picture and may come back elsewhere.
-    mutating func resetStartPosition() {
-        abandon()
-        rest = nil
     }
 
     /// Drops the repetition in progress without reporting it.

@@ -54,7 +54,7 @@ public enum PoseExercises {
         PoseExercise(
             id: "push-up", name: "Push-up", category: .strength,
             signal: RepetitionSignal(
-                measure: .jointAngle(.shoulder, .elbow, .wrist), sides: .mostVisible, startValue: 165,
+                measure: .planarJointAngle(.shoulder, .elbow, .wrist), sides: .mostVisible, startValue: 165,
                 targetValue: 95),
             depthCue: CueText(code: "not-deep-enough", message: "Lower your chest until your elbows reach 90°."),
             formRules: [
@@ -65,17 +65,19 @@ public enum PoseExercises {
                          measure: .dropBelowLine(.shoulder, .hip, .ankle), limit: .atLeast(-0.3),
                          moment: .throughout, view: .side),
             ],
-            method: "Elbow angle (shoulder–elbow–wrist) on the side facing the camera, from locked out to the bottom."),
+            method: "Elbow angle in the image plane (shoulder–elbow–wrist) on the side facing the camera, from locked "
+                + "out to the bottom; the tracker's depth is too noisy from the side to help."),
         PoseExercise(
             id: "pull-up", name: "Pull-up", category: .strength,
             signal: RepetitionSignal(
-                measure: .jointAngle(.shoulder, .elbow, .wrist), sides: .average, startValue: 165, targetValue: 80),
+                measure: .heightAbove(.wrist, .shoulder), sides: .average, startValue: 1.0, targetValue: 0.2),
             depthCue: CueText(code: "not-high-enough", message: "Pull higher: get your chin over the bar."),
             formRules: [
                 FormRule(CueText(code: "body-swinging", message: "Control the swing: keep your body still."),
                          measure: .angleFromVertical(.hip, .shoulder), limit: .atMost(25), moment: .throughout),
             ],
-            method: "Elbow angle (mean of both arms) from a dead hang to the top and back."),
+            method: "Height of the wrists above the shoulders (torso lengths, mean of both arms) from a dead hang to "
+                + "the top and back: vertical in the image, so any camera angle and any grip read the same."),
         PoseExercise(
             id: "dip", name: "Dip", category: .strength,
             signal: RepetitionSignal(

@@ -1,0 +1,104 @@
+import ArgumentParser
+import FormaMotion
+import Foundation
+
+/// `forma eval spar`: inertial repetition counting on SPAR (Apple Watch at the wrist, 50 Hz, accelerometer and
+/// gyroscope, 10 people × 7 shoulder physiotherapy exercises × both sides, 20 repetitions per file), with no
+/// exercise name given.
+///
+/// SPAR: Burns et al., "Shoulder physiotherapy exercise recognition: machine learning the inertial signals from a
+/// smartwatch", Physiol. Meas. 39(7):075007, 2018. The data are read from the shared data folder and never copied.
+struct EvalSparCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spar",
+        abstract: "Count reps in the SPAR shoulder-physiotherapy sets (20 per file) with no exercise name.",
+        discussion: """
+            Reads spar/manifest.csv and spar/sets/*.csv under --data. Prints exact, within ±1 and mean absolute \
+            error overall, per exercise, and for subjects S1–S5 (the tuning half) and S6–S10 (held out) apart.
+            """)
+
+    @Option(help: "The shared data folder holding spar/.")
+    var data = "../shared/data"
+
+    @Flag(help: "Read only the accelerometer columns.")
+    var noGyroscope = false
+
+    @Flag(help: "List every set, not only those counted wrong.")
+    var verbose = false
+
+    struct SetResult {
+        var file: String
+        var subject: Int
+        var exercise: String
+        var expected: Int
+        var counted: Int
+    }
+
+    func run() async throws {
+        let folder = URL(fileURLWithPath: data).appendingPathComponent("spar")
+        let manifest = folder.appendingPathComponent("manifest.csv")
+        guard let text = try? String(contentsOf: manifest, encoding: .utf8) else {
+            throw ValidationError("no SPAR data at \(folder.path) (manifest.csv is missing); pass --data with the "
+                + "shared data folder that holds spar/")
+        }
+        var results: [SetResult] = []
+        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
+            let cells = line.split(separator: ",").map(String.init)
+            guard cells.count >= 5, let expected = Int(cells[4]), let subject = Int(cells[1].dropFirst()) else {
+                throw ValidationError("\(manifest.path): cannot read the row \"\(line)\"")
+            }
+            let file = folder.appendingPathComponent(cells[0])
+            guard let bytes = FileManager.default.contents(atPath: file.path) else {
+                throw ValidationError("missing file \(file.path)")
+            }
+            var recording: InertialRecording
+            do {
+                recording = try InertialRecording.decode(bytes: [UInt8](bytes), format: .csv)
+                if noGyroscope {
+                    recording = try InertialRecording(timesSeconds: recording.timesSeconds, acceleration: recording.acceleration)
+                }
+            } catch {
+                throw ValidationError("\(file.path): \(error.description)")
+            }
+            let counted = InertialAnalyzer().analyze(recording).repetitionCount
+            results.append(SetResult(file: cells[0], subject: subject, exercise: cells[2], expected: expected,
+                                     counted: counted))
+        }
+        Terminal.write("SPAR, Apple Watch at the wrist, \(results.count) sets of 20, no exercise name"
+            + (noGyroscope ? ", accelerometer only" : ""))
+        Terminal.write(Self.table(results))
+        for (title, subjects) in [("S1–S5 (tuning half)", 1...5), ("S6–S10 (held out)", 6...10)] {
+            let half = results.filter { subjects.contains($0.subject) }
+            var row = EvaluationRow(name: title)
+            for result in half { row.add(expected: result.expected, counted: result.counted) }
+            Terminal.write("\(title): \(row.summary)")
+        }
+        let shown = verbose ? results : results.filter { $0.counted != $0.expected }
+        Terminal.write("\n" + (verbose ? "Every set:" : "Sets counted wrong (\(shown.count)):"))
+        for result in shown {
+            let error = result.counted - result.expected
+            Terminal.write("  \(result.file)  \(result.exercise)  counted \(result.counted)"
+                + (error == 0 ? "" : " (\(error > 0 ? "+" : "")\(error))"))
+        }
+    }
+
+    static func table(_ results: [SetResult]) -> String {
+        var rows: [EvaluationRow] = []
+        for exercise in results.map(\.exercise).uniqued() {
+            var row = EvaluationRow(name: exercise)
+            for result in results where result.exercise == exercise {
+                row.add(expected: result.expected, counted: result.counted)
+            }
+            rows.append(row)
+        }
+        return EvaluationRow.table(rows)
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}
