@@ -1,0 +1,51 @@
+"""Schemathesis against openapi.yaml on a running server, with a user token (and the company's key) and without.
+
+Bounded: a fixed seed, a cap of examples per operation and a time budget per run. A run fails on any 5xx, any answer
+outside the contract's schemas, content types or required headers, and any status the contract does not list. The
+server must still answer its health check afterwards.
+"""
+import os
+import subprocess
+import sys
+
+from common import bearer, request, session_token, unique
+
+CHECKS = ",".join(["not_a_server_error", "status_code_conformance", "content_type_conformance",
+                   "response_headers_conformance", "response_schema_conformance"])
+# These end the identity the run is using; the tenancy and server suites test them.
+DESTRUCTIVE = ["deleteAccount", "logout"]
+
+
+def schemathesis(spec_path, base, headers, seconds, examples, report):
+    binary = os.path.join(os.path.dirname(sys.executable), "schemathesis")
+    command = [binary, "run", spec_path, "--url", base, "--checks", CHECKS, "--phases", "examples,coverage,fuzzing",
+               "--max-examples", str(examples), "--max-time", str(seconds), "--seed", "20261125", "--workers", "2",
+               "--request-timeout", "30", "--no-shrink", "--suppress-health-check", "all", "--warnings", "off",
+               "--report", "junit", "--report-junit-path", report]
+    for operation in DESTRUCTIVE:
+        command += ["--exclude-operation-id", operation]
+    for name, value in headers.items():
+        command += ["--header", f"{name}: {value}"]
+    env = dict(os.environ, NO_COLOR="1")
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=seconds * 3 + 120)
+
+
+def check_run(server, spec_path, work, label, headers, seconds, examples):
+    done = schemathesis(spec_path, server.base, headers, seconds, examples, os.path.join(work, f"{label}.xml"))
+    output = done.stdout + done.stderr
+    with open(os.path.join(work, f"schemathesis-{label}.log"), "w") as log:
+        log.write(output)
+    alive = server.alive() and request(server.base, "GET", "/v1/health", timeout=10).status == 200
+    summary = [line for line in output.splitlines() if "passed" in line or "failed" in line or "error" in line.lower()]
+    if done.returncode != 0 or not alive:
+        print(output[-12000:], file=sys.stderr, flush=True)
+        raise AssertionError(f"schemathesis exited {done.returncode}; server alive: {alive}; "
+                             f"{' | '.join(summary[-4:])}; server log: {server.log_tail(800)}")
+
+
+def run(results, server, spec_path, work, seconds, examples):
+    key = server.create_company(unique("Schemathesis"))
+    token = session_token(server.base, key, unique("fuzz"))
+    results.run("schemathesis_with_token", check_run, server, spec_path, work, "token",
+                {**bearer(token), "X-Forma-Key": key}, seconds, examples)
+    results.run("schemathesis_without_token", check_run, server, spec_path, work, "anonymous", {}, seconds, examples)
