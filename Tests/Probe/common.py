@@ -35,20 +35,45 @@ class Reply:
 
 def request(base, method, path, headers=None, body=None, timeout=30):
     """One request on its own connection. `body` is JSON-encoded unless it is bytes. Network errors raise OSError."""
-    parsed = urllib.parse.urlsplit(base)
-    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=timeout)
-    headers = dict(headers or {})
-    if body is not None and not isinstance(body, bytes):
-        body = json.dumps(body).encode()
-        headers.setdefault("Content-Type", "application/json")
+    client = Client(base, timeout)
     try:
-        connection.request(method, path, body=body, headers=headers)
-        response = connection.getresponse()
-        return Reply(response.status, {k.lower(): v for k, v in response.getheaders()}, response.read())
-    except http.client.HTTPException as error:  # a connection closed mid-answer is a network error too
-        raise ConnectionError(f"{method} {path}: {error!r}") from error
+        return client.send(method, path, headers, body)
     finally:
-        connection.close()
+        client.close()
+
+
+class Client:
+    """Requests over one kept-alive connection, as browsers and proxies send them; reconnects after an error."""
+
+    def __init__(self, base, timeout=30):
+        parsed = urllib.parse.urlsplit(base)
+        self.host, self.port, self.timeout = parsed.hostname, parsed.port, timeout
+        self.connection = None
+
+    def send(self, method, path, headers=None, body=None):
+        headers = dict(headers or {})
+        if body is not None and not isinstance(body, bytes):
+            body = json.dumps(body).encode()
+            headers.setdefault("Content-Type", "application/json")
+        if self.connection is None:
+            self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        try:
+            self.connection.request(method, path, body=body, headers=headers)
+            response = self.connection.getresponse()
+            reply = Reply(response.status, {k.lower(): v for k, v in response.getheaders()}, response.read())
+        except (OSError, http.client.HTTPException) as error:
+            self.close()
+            if isinstance(error, OSError):
+                raise
+            raise ConnectionError(f"{method} {path}: {error!r}") from error  # closed mid-answer
+        if reply.headers.get("connection", "").lower() == "close":
+            self.close()
+        return reply
+
+    def close(self):
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
 
 
 def wait_until(condition, timeout, what):
@@ -118,6 +143,15 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
+
+    def log_errors(self, lines=3):
+        """The log's first fatal or error lines, else its tail."""
+        try:
+            found = [line.strip() for line in open(self.log_path, errors="replace")
+                     if "Fatal error" in line or "[ ERROR ]" in line or "level=error" in line]
+        except OSError:
+            return "(no log)"
+        return " | ".join(found[:lines]) if found else self.log_tail(600)
 
     def log_tail(self, chars=2000):
         try:

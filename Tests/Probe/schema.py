@@ -5,6 +5,7 @@ outside the contract's schemas, content types or required headers, and any statu
 server must still answer its health check afterwards.
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -36,11 +37,26 @@ def check_run(server, spec_path, work, label, headers, seconds, examples):
     with open(os.path.join(work, f"schemathesis-{label}.log"), "w") as log:
         log.write(output)
     alive = server.alive() and request(server.base, "GET", "/v1/health", timeout=10).status == 200
-    summary = [line for line in output.splitlines() if "passed" in line or "failed" in line or "error" in line.lower()]
     if done.returncode != 0 or not alive:
         print(output[-12000:], file=sys.stderr, flush=True)
         raise AssertionError(f"schemathesis exited {done.returncode}; server alive: {alive}; "
-                             f"{' | '.join(summary[-4:])}; server log: {server.log_tail(800)}")
+                             f"{'; '.join(failures(output)) or output[-600:]}; server log: {server.log_errors()}")
+
+
+def failures(output):
+    """One line per failing operation: `GET /v1/x: ST103 Undocumented status code (Received: 400)`."""
+    found, operation = [], None
+    for line in output.splitlines():
+        header = re.fullmatch(r"_+ ([A-Z]+ /\S*) _+", line.strip())
+        if header:
+            operation = header.group(1)
+        elif operation and re.match(r"- [A-Z]{2}\d+ |- Server error|- Network", line.strip()):
+            found.append(f"{operation}: {line.strip()[2:]}")
+        elif operation and found and line.strip().startswith("Received:") and found[-1].startswith(operation):
+            found[-1] += f" ({line.strip()})"
+        elif line.startswith("=") and "SUMMARY" in line:
+            break
+    return found
 
 
 def run(results, server, spec_path, work, seconds, examples):
