@@ -148,7 +148,7 @@ class Server:
         """The log's first fatal or error lines, else its tail."""
         try:
             found = [line.strip() for line in open(self.log_path, errors="replace")
-                     if "Fatal error" in line or "[ ERROR ]" in line or "level=error" in line]
+                     if any(mark in line for mark in ("Fatal error", "runtime failure", "[ ERROR ]", "level=error"))]
         except OSError:
             return "(no log)"
         return " | ".join(found[:lines]) if found else self.log_tail(600)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from common import bearer, request, session_token, unique
+from tenancy import Contract
 
 CHECKS = ",".join(["not_a_server_error", "status_code_conformance", "content_type_conformance",
                    "response_headers_conformance", "response_schema_conformance"])
@@ -39,8 +40,9 @@ def check_run(server, spec_path, work, label, headers, seconds, examples):
     alive = server.alive() and request(server.base, "GET", "/v1/health", timeout=10).status == 200
     if done.returncode != 0 or not alive:
         print(output[-12000:], file=sys.stderr, flush=True)
+        crash = "" if alive else f"; server log: {server.log_errors()}"
         raise AssertionError(f"schemathesis exited {done.returncode}; server alive: {alive}; "
-                             f"{'; '.join(failures(output)) or output[-600:]}; server log: {server.log_errors()}")
+                             f"{'; '.join(failures(output)) or output[-600:]}{crash}")
 
 
 def failures(output):
@@ -59,9 +61,52 @@ def failures(output):
     return found
 
 
+# Integers at and past the edges of 64 bits, where arithmetic on them overflows (schemathesis draws few of these).
+EXTREME_INTEGERS = ["9223372036854775807", "9223372036854775808", "-9223372036854775808", "4611686018427387904",
+                    "99999999999999999999", "-1", "0"]
+
+
+def extreme_integers(server, spec_path, headers):
+    """Every integer query parameter of the contract at each extreme value: no 5xx, only listed statuses, and the
+    server still up."""
+    contract = Contract(spec_path)
+    problems, sent = [], 0
+    for method, path, operation, parameters in contract.operations():
+        required = contract.query_for(parameters)
+        if "{" in path or required is None:
+            continue
+        for parameter in parameters:
+            if parameter.get("in") != "query" or parameter.get("schema", {}).get("type") != "integer":
+                continue
+            for value in EXTREME_INTEGERS:
+                query = [part for part in required.lstrip("?").split("&") if part and
+                         not part.startswith(parameter["name"] + "=")] + [f"{parameter['name']}={value}"]
+                target = f"{path}?{'&'.join(query)}"
+                try:
+                    reply = request(server.base, method, target, headers, {} if method != "GET" else None)
+                except OSError as error:
+                    problems.append(f"{method} {target}: no answer ({error!r})")
+                    try:  # a crashing server may take a while to print its backtrace and exit
+                        server.process.wait(30)
+                    except subprocess.TimeoutExpired:
+                        pass
+                    if not server.alive():
+                        raise AssertionError(f"{method} {target} killed the server: {server.log_errors()}")
+                    continue
+                sent += 1
+                if reply.status >= 500 or str(reply.status) not in operation["responses"]:
+                    problems.append(f"{method} {target}: {reply.status} (listed: {', '.join(operation['responses'])})")
+    alive = server.alive()
+    assert sent and alive and not problems, (f"server alive: {alive}; {len(problems)} problems: "
+                                             f"{'; '.join(problems[:6])}; server log: {server.log_errors()}")
+
+
 def run(results, server, spec_path, work, seconds, examples):
     key = server.create_company(unique("Schemathesis"))
     token = session_token(server.base, key, unique("fuzz"))
+    results.run("schema_extreme_integers", extreme_integers, server, spec_path, {**bearer(token), "X-Forma-Key": key})
+    if not server.alive():  # the next runs need a server
+        server.start()
     results.run("schemathesis_with_token", check_run, server, spec_path, work, "token",
                 {**bearer(token), "X-Forma-Key": key}, seconds, examples)
     results.run("schemathesis_without_token", check_run, server, spec_path, work, "anonymous", {}, seconds, examples)
