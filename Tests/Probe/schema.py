@@ -20,7 +20,8 @@ DESTRUCTIVE = ["deleteAccount", "logout"]
 
 def schemathesis(spec_path, base, headers, seconds, examples, report):
     binary = os.path.join(os.path.dirname(sys.executable), "schemathesis")
-    command = [binary, "run", spec_path, "--url", base, "--checks", CHECKS, "--phases", "examples,coverage,fuzzing",
+    command = [binary, "run", os.path.abspath(spec_path), "--url", base, "--checks", CHECKS,
+               "--phases", "examples,coverage,fuzzing",
                "--max-examples", str(examples), "--max-time", str(seconds), "--seed", "20261125", "--workers", "2",
                "--request-timeout", "30", "--no-shrink", "--suppress-health-check", "all", "--warnings", "off",
                "--report", "junit", "--report-junit-path", report]
@@ -29,13 +30,18 @@ def schemathesis(spec_path, base, headers, seconds, examples, report):
     for name, value in headers.items():
         command += ["--header", f"{name}: {value}"]
     env = dict(os.environ, NO_COLOR="1")
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=seconds * 3 + 120)
+    # Run in the report's directory: schemathesis keeps a cache of past failures in its working directory and would
+    # replay them in later runs, so a run would depend on the ones before it.
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=seconds * 3 + 120,
+                          cwd=os.path.dirname(report))
 
 
 def check_run(server, spec_path, work, label, headers, seconds, examples):
-    done = schemathesis(spec_path, server.base, headers, seconds, examples, os.path.join(work, f"{label}.xml"))
+    directory = os.path.join(work, f"schemathesis-{label}")
+    os.makedirs(directory, exist_ok=True)
+    done = schemathesis(spec_path, server.base, headers, seconds, examples, os.path.join(directory, "junit.xml"))
     output = done.stdout + done.stderr
-    with open(os.path.join(work, f"schemathesis-{label}.log"), "w") as log:
+    with open(os.path.join(directory, "output.log"), "w") as log:
         log.write(output)
     alive = server.alive() and request(server.base, "GET", "/v1/health", timeout=10).status == 200
     if done.returncode != 0 or not alive:
