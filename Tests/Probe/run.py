@@ -46,6 +46,7 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--postgres", default=os.environ.get("FORMA_PROBE_POSTGRES"))
     parser.add_argument("--only", default=",".join(SUITES))
+    parser.add_argument("--spec", default=SPEC, help="the contract to probe (default: this checkout's openapi.yaml)")
     parser.add_argument("--schemathesis-seconds", type=int, default=75, help="time budget of each schemathesis run")
     parser.add_argument("--examples", type=int, default=25, help="schemathesis examples per operation")
     options = parser.parse_args()
@@ -56,9 +57,9 @@ def main():
     work = workspace.path
     suites = {
         "schema": lambda: with_server(options.binary, work, "schema", lambda server: schema.run(
-            results, server, SPEC, work, options.schemathesis_seconds, options.examples)),
+            results, server, options.spec, work, options.schemathesis_seconds, options.examples)),
         "tenancy": lambda: with_server(options.binary, work, "tenancy",
-                                       lambda server: tenancy.run(results, server, SPEC)),
+                                       lambda server: tenancy.run(results, server, options.spec)),
         "durability": lambda: durability.run(results, options.binary, work, postgres),
         "scaleout": lambda: scaleout.run(results, options.binary, work, postgres),
     }
