@@ -21,7 +21,7 @@ extension BodyMap {
 
     /// Shapes on the viewer's left half of the figure, shared by the front and the back.
     private static let limbs: [(BodyRegion, [MapShape])] = [
-        (.shoulder, [.polygon([
+        (.shoulder, [.polygon(points: [
             MapPoint(x: 0.38, y: 0.150), MapPoint(x: 0.38, y: 0.215), MapPoint(x: 0.25, y: 0.225),
             MapPoint(x: 0.27, y: 0.165),
         ])]),
@@ -51,7 +51,7 @@ extension BodyMap {
         // trochanter, and claims the buttock's outer edge.
         paired(limbs + [
             (.hip, [.box(x: 0.31, y: 0.44, width: 0.05, height: 0.08)]),
-            (.glute, [.box(x: 0.34, y: 0.44, width: 0.16, height: 0.10)]),
+            (.glute, [.box(x: 0.34, y: 0.44, width: 0.155, height: 0.10)]),
             (.thighBack, [.box(x: 0.34, y: 0.54, width: 0.15, height: 0.135)]),
         ], viewerLeft: .left) + [
             neck,

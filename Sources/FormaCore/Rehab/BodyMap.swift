@@ -25,12 +25,12 @@ public struct MapPoint: Sendable, Hashable, Codable {
 
 /// One shape of a region on a figure: an axis-aligned box or a polygon, in figure coordinates.
 ///
-/// JSON: `{"box": {"x": …, "y": …, "width": …, "height": …}}` or `{"polygon": [[x, y], …]}`.
+/// JSON: `{"box": {"x": …, "y": …, "width": …, "height": …}}` or `{"polygon": {"points": [[x, y], …]}}`.
 public enum MapShape: Sendable, Hashable, Codable {
     /// The box from (`x`, `y`) to (`x + width`, `y + height`), edges included.
     case box(x: Double, y: Double, width: Double, height: Double)
     /// A simple polygon, its vertices in order; the even-odd rule decides inside.
-    case polygon([MapPoint])
+    case polygon(points: [MapPoint])
 
     /// Whether `point` is inside the shape. Points on a box's edges are inside; on a polygon's edges, it depends on
     /// the edge (the usual half-open crossing rule), which is why Forma's maps use boxes where regions meet.
@@ -67,7 +67,7 @@ public enum MapShape: Sendable, Hashable, Codable {
     public var mirrored: MapShape {
         switch self {
         case .box(let x, let y, let width, let height): .box(x: 1 - x - width, y: y, width: width, height: height)
-        case .polygon(let vertices): .polygon(vertices.reversed().map { MapPoint(x: 1 - $0.x, y: $0.y) })
+        case .polygon(let vertices): .polygon(points: vertices.reversed().map { MapPoint(x: 1 - $0.x, y: $0.y) })
         }
     }
 }

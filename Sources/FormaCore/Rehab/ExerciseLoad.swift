@@ -23,14 +23,16 @@ public enum LoadLevel: String, Sendable, Hashable, Codable, CaseIterable, Compar
 extension Exercise {
     /// The body regions the exercise loads, head to foot (``BodyRegion`` order).
     ///
-    /// The mapping is the one the generator's `avoiding` uses (``BodyRegion/isLoaded(by:)``): a region is loaded
-    /// through its muscles as primary muscle, through its muscles in a compound (multi-joint) exercise, through the
-    /// exercise's category (lifting loads the lower back; jumps and running load the legs) and through words of the
-    /// name that name a movement (`plank`, `row`, `calf raise`). docs/rehab.md lists the table.
+    /// The regions of the generator's `avoiding` rule (``BodyRegion/isLoaded(by:)``: a region's muscles as primary
+    /// muscle, its muscles in a compound exercise, the category, leg impact, words of the name), plus
+    /// ``RehabLoadRules/additionalNameWords``: loads that rule misses but that pain must respect. docs/rehab.md
+    /// lists the table.
     public var loadedRegions: [BodyRegion] {
         let muscles = allMuscles
         let name = FoldedName(self.name)
-        return BodyRegion.allCases.filter { $0.isLoaded(by: self, allMuscles: muscles, name: name) }
+        return BodyRegion.allCases.filter {
+            $0.isLoaded(by: self, allMuscles: muscles, name: name) || RehabLoadRules.loadsAdditionally($0, name: name)
+        }
     }
 
     /// How hard the exercise loads the regions it works, from its category, equipment, mechanic, force and level.
@@ -49,5 +51,46 @@ extension Exercise {
         let equipmentIsGentle = equipment.map(gentleEquipment.contains) ?? true
         guard category == .strength, equipmentIsGentle, level == .beginner else { return .high }
         return mechanic == .isolation || force == .static ? .low : .high
+    }
+}
+
+/// Loads pain-aware selection adds to the generator's `avoiding` rule.
+///
+/// The eight regions the generator had before the body map keep their rules unchanged, because those rules decide
+/// the workouts of stored plans and a change would alter them; what they miss is added here, for pain only.
+public enum RehabLoadRules {
+    /// Name words (matched at word starts on folded names, as ``RegionExclusion/nameWords``) that load a region
+    /// beyond the generator's rule: a plank or a side bridge holds the body on the shoulders and braces the lower
+    /// back; bird dogs and bridges load the lower back.
+    public static let additionalNameWords: [BodyRegion: [String]] = [
+        .shoulder: ["plank", "side bridge"],
+        .lowerBack: ["plank", "side bridge", "bird dog", "bridge"],
+    ]
+
+    private static let additionalBytes: [BodyRegion: [[UInt8]]] = additionalNameWords.mapValues { words in
+        words.map { Array($0.utf8) }
+    }
+
+    static func loadsAdditionally(_ region: BodyRegion, name: FoldedName) -> Bool {
+        additionalBytes[region]?.contains(where: name.hasWord(startingWith:)) ?? false
+    }
+}
+
+/// What pain-aware generation needs of one exercise, computed once per catalogue.
+struct RehabProfile: Sendable {
+    /// Bits (``ExerciseProfile/regionBit(_:)``) of ``Exercise/loadedRegions``.
+    let regionBits: UInt16
+    let load: LoadLevel
+
+    init(_ exercise: Exercise, _ profile: ExerciseProfile) {
+        let name = FoldedName(exercise.name)
+        regionBits = BodyRegion.allCases.reduce(profile.regionBits) { bits, region in
+            RehabLoadRules.loadsAdditionally(region, name: name) ? bits | ExerciseProfile.regionBit(region) : bits
+        }
+        load = exercise.loadLevel
+    }
+
+    var loadedRegions: Set<BodyRegion> {
+        Set(BodyRegion.allCases.filter { regionBits & ExerciseProfile.regionBit($0) != 0 })
     }
 }

@@ -54,9 +54,9 @@ public enum PainAwareGenerationError: Error, Hashable, Sendable, CustomStringCon
 extension WorkoutGenerator {
     /// Generates a workout for `request` that respects `pain` by ``PainRules``.
     ///
-    /// Regions at or above ``PainRules/avoidFrom`` join the request's `avoiding` (the generator's own rule); for a
-    /// region with mild pain the generator works on the catalogue without the exercises that load the region
-    /// harder than ``LoadLevel/low``. Everything else — balance, order, time, seeds — is the generator's.
+    /// The generator works on the catalogue without the exercises ``PainRules`` forbid: those loading a region at
+    /// or above ``PainRules/avoidFrom``, and those loading a region in mild pain harder than ``LoadLevel/low``;
+    /// regions at or above the threshold also join the request's `avoiding`, so the workout records them. Everything else — balance, order, time, seeds — is the generator's.
     /// - Throws: ``PainAwareGenerationError``; ``PainAwareGenerationError/painLeavesNothing(regions:_:)`` names the
     ///   regions when pain is why nothing fits.
     public func generate(
@@ -84,21 +84,28 @@ extension WorkoutGenerator {
         throw .painLeavesNothing(regions: blamed.isEmpty ? restrictions : blamed, impossibility)
     }
 
-    /// A generator over the exercises `restrictions` allow apart from avoided regions, and `request` with the
-    /// avoided regions added to `avoiding`.
+    /// A generator over the exercises `restrictions` allow (by ``Exercise/loadedRegions`` and
+    /// ``Exercise/loadLevel``), and `request` with the avoided regions added to `avoiding`, so the workout records
+    /// them and the generator's own rule applies too.
     func applying(
         _ restrictions: [PainRestriction], to request: WorkoutRequest
     ) -> (WorkoutGenerator, WorkoutRequest) {
         var painRequest = request
         painRequest.avoiding += restrictions.filter { $0.kind == .avoid }.map(\.region)
-        let mildBits = restrictions.filter { $0.kind == .lowLoadOnly }
-            .reduce(UInt16(0)) { $0 | ExerciseProfile.regionBit($1.region) }
-        guard mildBits != 0 else { return (self, painRequest) }
-        let kept = profiles.indices.filter { index in
-            profiles[index].regionBits & mildBits == 0 || exercises[index].loadLevel <= .low
-        }
-        return (WorkoutGenerator(exercises: kept.map { exercises[$0] }, profiles: kept.map { profiles[$0] }),
-            painRequest)
+        guard !restrictions.isEmpty else { return (self, painRequest) }
+        let kept = profiles.indices.filter { forbidding(index: $0, under: restrictions) == nil }
+        let generator = WorkoutGenerator(
+            exercises: kept.map { exercises[$0] }, profiles: kept.map { profiles[$0] },
+            rehabProfiles: kept.map { rehabProfiles[$0] })
+        return (generator, painRequest)
+    }
+
+    /// The restriction that rules out the exercise at `index`, or `nil`.
+    func forbidding(index: Int, under restrictions: [PainRestriction]) -> PainRestriction? {
+        let rehab = rehabProfiles[index]
+        let restrictedBits = restrictions.reduce(UInt16(0)) { $0 | ExerciseProfile.regionBit($1.region) }
+        guard rehab.regionBits & restrictedBits != 0 else { return nil }
+        return PainRules.forbiddingRestriction(loaded: rehab.loadedRegions, load: rehab.load, under: restrictions)
     }
 
     /// The exercises eligible for `request` (its focus, or a stretch for warm-up and cool-down) that
@@ -106,24 +113,20 @@ extension WorkoutGenerator {
     func leftOut(by restrictions: [PainRestriction], for request: WorkoutRequest) -> [LeftOutExercise] {
         guard !restrictions.isEmpty else { return [] }
         let filter = RequestFilter(request)
-        let restrictedBits = restrictions.reduce(UInt16(0)) { $0 | ExerciseProfile.regionBit($1.region) }
         return profiles.indices.compactMap { index in
             let profile = profiles[index]
-            guard profile.regionBits & restrictedBits != 0, filter.failedConstraints(profile) == 0,
-                profile.isStretch || filter.inFocus(profile)
+            guard filter.failedConstraints(profile) == 0, profile.isStretch || filter.inFocus(profile),
+                let restriction = forbidding(index: index, under: restrictions)
             else { return nil }
-            let loaded = Set(BodyRegion.allCases.filter { profile.regionBits & ExerciseProfile.regionBit($0) != 0 })
             let exercise = exercises[index]
-            guard let restriction = PainRules.forbiddingRestriction(
-                loaded: loaded, load: exercise.loadLevel, under: restrictions)
-            else { return nil }
             return LeftOutExercise(exerciseID: exercise.id, name: exercise.name, restriction: restriction)
         }
     }
 
     /// A generator over a subset of another's classified exercises.
-    init(exercises: [Exercise], profiles: [ExerciseProfile]) {
+    init(exercises: [Exercise], profiles: [ExerciseProfile], rehabProfiles: [RehabProfile]) {
         self.exercises = exercises
         self.profiles = profiles
+        self.rehabProfiles = rehabProfiles
     }
 }

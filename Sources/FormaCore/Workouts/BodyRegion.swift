@@ -45,6 +45,10 @@ public enum BodyRegion: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// The joints and the lower back: the regions Forma had before the body map, for which the built-in plan
+    /// library offers a rehabilitation plan sparing each one (``PlanLibrary``), keeping those plans' identifiers.
+    public static let jointRegions: [BodyRegion] = [.neck, .shoulder, .elbow, .wrist, .lowerBack, .hip, .knee, .ankle]
+
     /// Whether a body has two of the region, a left and a right one (knees), rather than one on the midline
     /// (neck, chest, abdomen, upper and lower back).
     public var isPaired: Bool {
@@ -99,7 +103,7 @@ extension BodyRegion {
                 primaryMuscles: [.shoulders], compoundMuscles: [.shoulders], categories: [], excludesLegImpact: false,
                 nameWords: [
                     "overhead", "military", "handstand", "snatch", "jerk", "pull up", "pullup", "chin up", "dip",
-                    "upright", "behind the neck", "arm circle", "shoulder", "plank",
+                    "upright", "behind the neck", "arm circle", "shoulder",
                 ])
         case .upperBack:
             RegionExclusion(
@@ -135,7 +139,7 @@ extension BodyRegion {
                 categories: [.olympicWeightlifting, .powerlifting, .strongman], excludesLegImpact: false,
                 nameWords: [
                     "deadlift", "good morning", "bent over", "hyperextension", "back extension", "swing", "superman",
-                    "clean", "snatch", "sit up", "jackknife", "toe touch", "plank",
+                    "clean", "snatch", "sit up", "jackknife", "toe touch",
                 ])
         case .hip:
             RegionExclusion(
