@@ -78,6 +78,11 @@ public struct PainState: Sendable, Hashable {
         }
     }
 
+    /// The regions in pain as the trainer's readiness check reads them (``ReadinessInput``'s `pain`), head to foot.
+    public var ratings: [PainRating] {
+        regions.compactMap { PainRating(region: $0.region, level: $0.intensity) }
+    }
+
     /// The current intensity of `region`, 0 when it does not hurt.
     public func intensity(of region: BodyRegion) -> Int {
         regions.first { $0.region == region }?.intensity ?? 0
