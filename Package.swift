@@ -44,7 +44,7 @@ let package = Package(
         // Pure domain: catalogue, generator, plans, levels. Foundation only.
         .target(
             name: "FormaCore",
-            resources: [.copy("Resources/free-exercise-db")],
+            resources: [.copy("Resources/free-exercise-db"), .copy("Resources/quotes")],
             swiftSettings: strictSettings
         ),
         // Pure signal analysis: no IO, no Foundation networking. What runs in an app or a live session.

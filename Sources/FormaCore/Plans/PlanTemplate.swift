@@ -88,11 +88,11 @@ extension PlanTemplate {
             levels: progression((25, 35, 45), top: .intermediate)),
     ]
 
-    /// The general rehabilitation plan, and one per region that spares it. Two of three days are stretching; the
+    /// The general rehabilitation plan, and one per joint region (``BodyRegion/jointRegions``) that spares it. Two of three days are stretching; the
     /// third is gentle body-weight strength (the strength category only). Every level stays at beginner difficulty
     /// and progresses by time only, and no day includes plyometrics or cardio, so the plans are low-impact.
     static let rehabilitation: [PlanTemplate] =
-        [mobility(avoiding: [])] + BodyRegion.allCases.map { mobility(avoiding: [$0]) }
+        [mobility(avoiding: [])] + BodyRegion.jointRegions.map { mobility(avoiding: [$0]) }
 
     /// The rehabilitation recipe, sparing `regions` (``PlanLibrary`` adds them to the title and summary).
     static func mobility(avoiding regions: [BodyRegion]) -> PlanTemplate {

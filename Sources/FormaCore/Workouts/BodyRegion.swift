@@ -1,10 +1,62 @@
 /// A part of the body a pain map can mark as sore, so that workouts leave it alone.
 ///
-/// Raw values are lowercase words, as a user would type them (`lower back`).
+/// Raw values are lowercase words, as a user would type them (`lower back`); they are the region identifiers of
+/// the body map (``BodyMap``) and of pain reports. Cases run from head to foot; the eight regions Forma had before
+/// the body map (neck, shoulder, elbow, wrist, lower back, hip, knee, ankle) keep their relative order, so plan
+/// identifiers built from them do not change.
 public enum BodyRegion: String, Sendable, Hashable, Codable, CaseIterable {
-    case neck, shoulder, elbow, wrist
+    case neck, shoulder
+    case upperBack = "upper back"
+    case chest, elbow
+    /// The wrist and the hand.
+    case wrist
+    case abdomen
     case lowerBack = "lower back"
-    case hip, knee, ankle
+    case hip
+    case glute
+    /// The front of the thigh (quadriceps).
+    case thighFront = "thigh front"
+    /// The back of the thigh (hamstrings).
+    case thighBack = "thigh back"
+    case knee
+    /// The shin and the calf.
+    case lowerLeg = "lower leg"
+    /// The ankle and the foot.
+    case ankle
+
+    /// A label for people, naming what the region covers: "Wrist and hand".
+    public var label: String {
+        switch self {
+        case .neck: "Neck"
+        case .shoulder: "Shoulder"
+        case .upperBack: "Upper back"
+        case .chest: "Chest"
+        case .elbow: "Elbow"
+        case .wrist: "Wrist and hand"
+        case .abdomen: "Abdomen"
+        case .lowerBack: "Lower back"
+        case .hip: "Hip"
+        case .glute: "Buttock"
+        case .thighFront: "Front of thigh"
+        case .thighBack: "Back of thigh"
+        case .knee: "Knee"
+        case .lowerLeg: "Shin and calf"
+        case .ankle: "Ankle and foot"
+        }
+    }
+
+    /// The joints and the lower back: the regions Forma had before the body map, for which the built-in plan
+    /// library offers a rehabilitation plan sparing each one (``PlanLibrary``), keeping those plans' identifiers.
+    public static let jointRegions: [BodyRegion] = [.neck, .shoulder, .elbow, .wrist, .lowerBack, .hip, .knee, .ankle]
+
+    /// Whether a body has two of the region, a left and a right one (knees), rather than one on the midline
+    /// (neck, chest, abdomen, upper and lower back).
+    public var isPaired: Bool {
+        switch self {
+        case .neck, .upperBack, .chest, .abdomen, .lowerBack: false
+        default: true
+        }
+    }
 }
 
 /// What "avoid this region" excludes from a workout.
@@ -53,6 +105,15 @@ extension BodyRegion {
                     "overhead", "military", "handstand", "snatch", "jerk", "pull up", "pullup", "chin up", "dip",
                     "upright", "behind the neck", "arm circle", "shoulder",
                 ])
+        case .upperBack:
+            RegionExclusion(
+                primaryMuscles: [.middleBack, .lats], compoundMuscles: [.middleBack, .lats], categories: [],
+                excludesLegImpact: false,
+                nameWords: ["row", "pull up", "pullup", "chin up", "pulldown", "bent over", "reverse fly"])
+        case .chest:
+            RegionExclusion(
+                primaryMuscles: [.chest], compoundMuscles: [.chest], categories: [], excludesLegImpact: false,
+                nameWords: ["bench press", "push up", "pushup", "fly", "flye", "dip", "chest", "pec"])
         case .elbow:
             RegionExclusion(
                 primaryMuscles: [.biceps, .triceps, .forearms], compoundMuscles: [.biceps, .triceps, .forearms],
@@ -64,6 +125,13 @@ extension BodyRegion {
                 nameWords: [
                     "push up", "pushup", "plank", "handstand", "wrist", "clean", "snatch", "jerk", "front squat",
                     "mountain climber", "crawl", "inchworm", "dip", "all fours", "burpee",
+                ])
+        case .abdomen:
+            RegionExclusion(
+                primaryMuscles: [.abdominals], compoundMuscles: [], categories: [], excludesLegImpact: false,
+                nameWords: [
+                    "crunch", "sit up", "situp", "plank", "leg raise", "knee raise", "jackknife", "v up", "twist",
+                    "rollout", "ab roller", "hollow",
                 ])
         case .lowerBack:
             RegionExclusion(
@@ -78,6 +146,19 @@ extension BodyRegion {
                 primaryMuscles: [.glutes, .abductors, .adductors], compoundMuscles: [.glutes, .abductors, .adductors],
                 categories: [], excludesLegImpact: true,
                 nameWords: ["hip", "lunge", "squat", "split", "straddle", "groin", "deadlift", "step up", "kick"])
+        case .glute:
+            RegionExclusion(
+                primaryMuscles: [.glutes], compoundMuscles: [.glutes], categories: [], excludesLegImpact: true,
+                nameWords: ["glute", "hip thrust", "bridge", "squat", "lunge", "deadlift", "step up", "kickback"])
+        case .thighFront:
+            RegionExclusion(
+                primaryMuscles: [.quadriceps], compoundMuscles: [.quadriceps], categories: [], excludesLegImpact: true,
+                nameWords: ["squat", "lunge", "leg press", "leg extension", "step up", "quad", "sprint", "jump"])
+        case .thighBack:
+            RegionExclusion(
+                primaryMuscles: [.hamstrings], compoundMuscles: [.hamstrings], categories: [],
+                excludesLegImpact: true,
+                nameWords: ["leg curl", "deadlift", "good morning", "hamstring", "romanian", "sprint", "glute ham"])
         case .knee:
             RegionExclusion(
                 primaryMuscles: [.quadriceps, .hamstrings], compoundMuscles: [.quadriceps, .hamstrings],
@@ -85,6 +166,12 @@ extension BodyRegion {
                 nameWords: [
                     "squat", "lunge", "jump", "hop", "bound", "step up", "kneel", "leg press", "leg extension",
                     "leg curl", "skip", "sprint", "run", "jog", "stair", "box",
+                ])
+        case .lowerLeg:
+            RegionExclusion(
+                primaryMuscles: [.calves], compoundMuscles: [.calves], categories: [], excludesLegImpact: true,
+                nameWords: [
+                    "calf", "jump", "hop", "bound", "skip", "sprint", "run", "jog", "rope", "toe raise", "shin",
                 ])
         case .ankle:
             RegionExclusion(

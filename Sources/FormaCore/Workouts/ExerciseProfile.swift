@@ -39,7 +39,7 @@ struct ExerciseProfile: Sendable {
     let primaryMuscleBits: UInt32
     let muscleBits: UInt32
     /// Bits of the `BodyRegion.allCases` the exercise loads.
-    let regionBits: UInt8
+    let regionBits: UInt16
     let level: Level
     let pattern: MovementPattern
     /// Whether a stretch moves (a drill such as arm circles) rather than holds, which suits warming up.
@@ -96,8 +96,8 @@ struct ExerciseProfile: Sendable {
         UInt32(1) << UInt32(Muscle.allCases.firstIndex(of: muscle) ?? 0)
     }
 
-    static func regionBit(_ region: BodyRegion) -> UInt8 {
-        UInt8(1) << UInt8(BodyRegion.allCases.firstIndex(of: region) ?? 0)
+    static func regionBit(_ region: BodyRegion) -> UInt16 {
+        UInt16(1) << UInt16(BodyRegion.allCases.firstIndex(of: region) ?? 0)
     }
 }
 

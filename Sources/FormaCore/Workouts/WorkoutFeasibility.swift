@@ -213,7 +213,7 @@ struct RelaxationGains {
 struct RequestFilter {
     let level: Level
     let equipmentBits: UInt16
-    let avoidBits: UInt8
+    let avoidBits: UInt16
     let categoryBits: UInt8
     let muscleBits: UInt32
     let byMuscle: Bool
