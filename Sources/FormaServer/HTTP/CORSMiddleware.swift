@@ -28,7 +28,7 @@ struct CORSMiddleware: AsyncMiddleware {
             guard allowed else {
                 let problem = APIProblem.forbidden("the origin \(origin) is not allowed by any company")
                 return Self.vary(Response(
-                    status: .forbidden, headers: ["Content-Type": ProblemDocument.mediaType],
+                    status: .forbidden, headers: ["Content-Type": APIProblem.mediaType],
                     body: .init(data: problem.body)))
             }
             let response = Response(status: .noContent)

@@ -18,7 +18,7 @@ struct RequestScope: Sendable {
 /// Sets ``RequestScope/current`` for the rest of the responder chain.
 struct RequestScopeMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let scope = RequestScope(logger: request.logger, clientAddress: request.remoteAddress?.ipAddress)
+        let scope = RequestScope(logger: request.logger, clientAddress: request.clientAddress)
         return try await RequestScope.$current.withValue(scope) {
             try await next.respond(to: request)
         }

@@ -19,8 +19,9 @@ struct FluentLiveStore: LiveSessionStore {
         do {
             let user = try await Authentication.user(forToken: token, now: application.formaClock.now, on: database)
             person = LivePerson(companyID: try user.companyID, userID: try user.userID)
-        } catch let problem as APIProblem {
-            throw .unauthorized(LiveProblem(field: "token", message: problem.detail ?? "not valid"))
+        } catch let error as AuthenticationError {
+            throw .unauthorized(LiveProblem(
+                field: "token", message: APIProblem(error, requestHasBody: false).detail ?? "not valid"))
         } catch {
             logger.error("live token check failed", metadata: ["error": .string(String(reflecting: error))])
             throw .serverFailed(what: "the session failed")
@@ -42,7 +43,7 @@ struct FluentLiveStore: LiveSessionStore {
             let workout: WorkoutModel
             do {
                 workout = try await store.workout(rawID)
-            } catch is APIProblem {
+            } catch is NotFoundError {
                 throw LiveClose.workoutNotFound(id: rawID)
             }
             let workoutID = try workout.requireID()

@@ -71,6 +71,11 @@ final class LiveTestClient: @unchecked Sendable {
         self.server = server
     }
 
+    /// Opens `/v1/live` on a server in another process (its sessions cannot be inspected from here).
+    static func connect(port: Int, bearer: String? = nil) async throws -> LiveTestClient {
+        try await connect(to: LiveTestServer(port: port, sessions: LiveSessionRegistry()), bearer: bearer)
+    }
+
     /// Opens `/v1/live`; with `bearer`, the token goes in the upgrade request's Authorization header.
     static func connect(to server: LiveTestServer, bearer: String? = nil) async throws -> LiveTestClient {
         let port = server.port

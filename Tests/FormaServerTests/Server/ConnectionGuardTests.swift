@@ -11,9 +11,9 @@ struct ConnectionGuardTests {
     private static func withGuardedServer(_ body: (Int) async throws -> Void) async throws {
         try await withLiveServer(adjust: {
             $0.connections = ConnectionLimits(headerSeconds: 2, bodySeconds: 2, idleSeconds: 2, maximumHeaderBytes: 8192)
-        }) { app, port in
+        }) { app, server in
             try await ServerLifecycle.guardConnections(of: app)
-            try await body(port)
+            try await body(server.port)
         }
     }
 
