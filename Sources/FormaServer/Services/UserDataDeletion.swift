@@ -11,6 +11,7 @@ import SQLKit
 enum UserDataDeletion {
     /// Tables holding rows keyed by `user_id`, children before parents.
     static let userOwnedTables: [String] = [
+        LiveSessionLeaseModel.schema,
         LiveSetResultModel.schema,
         ChallengeScoreModel.schema,
         MotionTestModel.schema,

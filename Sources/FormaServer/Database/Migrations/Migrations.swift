@@ -22,5 +22,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         DropCatalogueCopy(),
         CreateLoginBackoffs(),
         AddLiveSessionSource(),
+        CreateLiveSessionLeases(),
     ]
 }
