@@ -6,10 +6,14 @@ import Logging
 import Vapor
 
 /// The server's ``LiveSessionStore``: tokens and workouts from the database, sets and challenge scores into it, and
-/// the per-person session count in this process's ``LiveSessionRegistry``.
+/// the per-person session limit as leases in the database (``LiveSessionLeases``), shared by every server process.
 struct FluentLiveStore: LiveSessionStore {
     let application: Application
     let logger: Logger
+    /// The session's id, which its lease row names.
+    let sessionID: UUID
+    /// The lease the session holds once its token is checked.
+    let lease: LiveLeaseHolder
 
     private var database: any Database { application.db }
     private var limits: LiveLimits { application.formaConfiguration.live }
@@ -26,14 +30,42 @@ struct FluentLiveStore: LiveSessionStore {
             logger.error("live token check failed", metadata: ["error": .string(String(reflecting: error))])
             throw .serverFailed(what: "the session failed")
         }
-        guard application.liveSessions.register(person.userID, limit: limits.maximumSessionsPerPerson) else {
-            throw .tooManySessions(limit: limits.maximumSessionsPerPerson)
+        let now = application.formaClock.now
+        let acquired: LiveSessionLeases.Lease?
+        do {
+            acquired = try await LiveSessionLeases(database: database).acquire(
+                for: person, sessionID: sessionID, limit: limits.maximumSessionsPerPerson, now: now)
+        } catch {
+            logger.error("live session lease failed", metadata: ["error": .string(String(reflecting: error))])
+            throw .serverFailed(what: "the session failed")
         }
+        guard let acquired else { throw .tooManySessions(limit: limits.maximumSessionsPerPerson) }
+        lease.hold(acquired, at: now)
         return person
     }
 
     func closeSession(of person: LivePerson) async {
-        application.liveSessions.unregister(person.userID)
+        guard let held = lease.take() else { return }
+        do {
+            try await LiveSessionLeases(database: database).release(held)
+        } catch {
+            // The row expires on its own after the lease duration.
+            logger.error("live session lease not released", metadata: ["error": .string(String(reflecting: error))])
+        }
+    }
+
+    /// Renews `held`, which ``LiveLeaseHolder/dueForRenewal(at:)`` handed out at `now`.
+    func renew(_ held: LiveSessionLeases.Lease, now: Date) async {
+        do {
+            let holds = try await LiveSessionLeases(database: database).renew(held, now: now)
+            if !holds, lease.lease != nil {
+                logger.warning("live session lease was taken over after it ran out; the session no longer counts")
+            }
+            lease.renewed(at: now)
+        } catch {
+            logger.error("live session lease not renewed", metadata: ["error": .string(String(reflecting: error))])
+            lease.renewed(at: nil)
+        }
     }
 
     func workout(id rawID: String, of person: LivePerson) async throws(LiveClose) -> LiveWorkout {

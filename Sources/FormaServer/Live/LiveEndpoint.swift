@@ -55,15 +55,14 @@ enum LiveEndpoint {
     }
 }
 
-/// Open live sessions in this server process: their channel guards and clocks by session id, and how many each
-/// person has.
+/// Open live sessions in this server process: their channel guards and clocks by session id. How many each person
+/// has open across all processes is counted in the database (``LiveSessionLeases``).
 final class LiveSessionRegistry: Sendable {
     struct OpenSession: Sendable {
         let channelGuard: LiveChannelGuard
         let clock: any LiveClock
     }
 
-    private let open = NIOLockedValueBox<[UUID: Int]>([:])
     private let sessions = NIOLockedValueBox<[UUID: OpenSession]>([:])
 
     func add(session: UUID, _ openSession: OpenSession) {
@@ -80,23 +79,6 @@ final class LiveSessionRegistry: Sendable {
     /// An open session (the `session` its `ready` event named).
     func session(_ id: UUID) -> OpenSession? {
         sessions.withLockedValue { $0[id] }
-    }
-
-    /// Counts a new session for `userID`; `false` when the person already has `limit` open.
-    func register(_ userID: UUID, limit: Int) -> Bool {
-        open.withLockedValue { open in
-            let current = open[userID, default: 0]
-            guard current < limit else { return false }
-            open[userID] = current + 1
-            return true
-        }
-    }
-
-    func unregister(_ userID: UUID) {
-        open.withLockedValue { open in
-            let remaining = open[userID, default: 1] - 1
-            open[userID] = remaining > 0 ? remaining : nil
-        }
     }
 }
 

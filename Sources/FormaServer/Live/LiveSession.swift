@@ -10,7 +10,8 @@ import WebSocketKit
 ///
 /// The socket's callbacks stamp each message with the live clock and queue it; one task runs the session's
 /// ``LiveSessionDriver`` over the queue, so messages are handled in order, and a watchdog queues a tick ten times a
-/// second for the hello and idle limits. The rules themselves (rates, order, challenges) are the machine's.
+/// second for the hello and idle limits and renews the session's lease (``LiveSessionLeases``) when it is due. The
+/// rules themselves (rates, order, challenges) are the machine's.
 enum LiveSession {
     /// Messages waiting to be analysed before a client is told it sends faster than the server keeps up.
     static let queueLength = 256
@@ -28,22 +29,28 @@ enum LiveSession {
         }
         webSocket.onText { _, text in queue(.text(text)) }
         webSocket.onBinary { _, buffer in queue(.frame(Array(buffer.readableBytesView))) }
+        let sessionID = UUID()
+        let store = FluentLiveStore(
+            application: application, logger: logger, sessionID: sessionID, lease: LiveLeaseHolder())
+        let formaClock = application.formaClock
         let watchdog = webSocket.eventLoop.scheduleRepeatedTask(
             initialDelay: .milliseconds(100), delay: .milliseconds(100)
         ) { _ in
             // A tick that finds the queue full is skipped: the next one will do.
             _ = continuation.yield((.tick, clock.now))
+            // The lease on the person's session place is renewed on the application's clock.
+            let now = formaClock.now
+            if let held = store.lease.dueForRenewal(at: now) { Task { await store.renew(held, now: now) } }
         }
         webSocket.onClose.whenComplete { _ in
             watchdog.cancel()
             continuation.finish()
         }
-        let sessionID = UUID()
         application.liveSessions.add(session: sessionID, .init(channelGuard: channelGuard, clock: clock))
         let driver = Driver(
             machine: LiveSessionMachine(
                 sessionID: sessionID, limits: application.formaConfiguration.live, openedAt: clock.now),
-            store: FluentLiveStore(application: application, logger: logger),
+            store: store,
             transport: WebSocketLiveTransport(webSocket: webSocket, channelGuard: channelGuard, logger: logger),
             clock: clock)
         FormaMetrics.liveSessionOpened()

@@ -1,0 +1,130 @@
+import FluentKit
+import FormaLive
+import Foundation
+import NIOConcurrencyHelpers
+import SQLKit
+
+/// The per-person limit of open live sessions, kept in the database so that every server process on it counts the
+/// same sessions (docs/live-protocol.md, "Sessions per person").
+///
+/// Opening a session takes the first free slot of the person's `limit` slots: an insert, which the unique
+/// `(user_id, slot)` refuses when another session holds it, or, for a slot whose lease ran out, a compare-and-set
+/// update that only one process wins. An open session renews its lease every ``renewalInterval``; closing it
+/// deletes its row. A process that dies without closing leaves rows that expire after ``leaseDuration``.
+struct LiveSessionLeases {
+    /// How long a lease holds without being renewed.
+    static let leaseDuration: TimeInterval = 60
+    /// How often an open session renews its lease.
+    static let renewalInterval: TimeInterval = 20
+
+    /// A slot held by one session.
+    struct Lease: Sendable, Equatable {
+        let person: LivePerson
+        let slot: Int
+        let sessionID: UUID
+    }
+
+    let database: any Database
+
+    /// Takes a free slot for `sessionID`; `nil` when the person's `limit` slots are all held by unexpired leases.
+    func acquire(for person: LivePerson, sessionID: UUID, limit: Int, now: Date) async throws -> Lease? {
+        let sql = try sqlDatabase()
+        let until = now.addingTimeInterval(Self.leaseDuration)
+        for slot in 0..<max(limit, 0) {
+            do {
+                try await LiveSessionLeaseModel(
+                    companyID: person.companyID, userID: person.userID, slot: slot, sessionID: sessionID,
+                    leaseUntil: until
+                ).create(on: database)
+                return Lease(person: person, slot: slot, sessionID: sessionID)
+            } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
+                // Held, perhaps by a session whose process stopped: take it over if its lease ran out.
+            }
+            let taken = try await sql.update(LiveSessionLeaseModel.schema)
+                .set("session_id", to: SQLBind(sessionID))
+                .set("lease_until", to: SQLBind(until))
+                .where("company_id", .equal, SQLBind(person.companyID))
+                .where("user_id", .equal, SQLBind(person.userID))
+                .where("slot", .equal, SQLBind(slot))
+                .where("lease_until", .lessThan, SQLBind(now))
+                .returning("slot")
+                .all()
+            if !taken.isEmpty { return Lease(person: person, slot: slot, sessionID: sessionID) }
+        }
+        return nil
+    }
+
+    /// Moves `lease` on to `now` plus ``leaseDuration``; `false` when the session no longer holds its slot (its
+    /// lease ran out and another session took the slot over).
+    func renew(_ lease: Lease, now: Date) async throws -> Bool {
+        let rows = try await sqlDatabase().update(LiveSessionLeaseModel.schema)
+            .set("lease_until", to: SQLBind(now.addingTimeInterval(Self.leaseDuration)))
+            .where(matching: lease)
+            .returning("slot")
+            .all()
+        return !rows.isEmpty
+    }
+
+    /// Frees the slot `lease` holds, unless another session has taken it over since.
+    func release(_ lease: Lease) async throws {
+        try await sqlDatabase().delete(from: LiveSessionLeaseModel.schema).where(matching: lease).run()
+    }
+
+    private func sqlDatabase() throws -> any SQLDatabase {
+        guard let sql = database as? any SQLDatabase else { throw ServiceError.broken("live leases need an SQL database") }
+        return sql
+    }
+}
+
+extension SQLPredicateBuilder {
+    fileprivate func `where`(matching lease: LiveSessionLeases.Lease) -> Self {
+        self.where("company_id", .equal, SQLBind(lease.person.companyID))
+            .where("user_id", .equal, SQLBind(lease.person.userID))
+            .where("slot", .equal, SQLBind(lease.slot))
+            .where("session_id", .equal, SQLBind(lease.sessionID))
+    }
+}
+
+/// The lease one live session holds, and when it was last renewed on the application's clock.
+final class LiveLeaseHolder: Sendable {
+    private struct State {
+        var lease: LiveSessionLeases.Lease?
+        var renewedAt: Date?
+        var renewing = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    var lease: LiveSessionLeases.Lease? { state.withLockedValue { $0.lease } }
+
+    func hold(_ lease: LiveSessionLeases.Lease, at now: Date) {
+        state.withLockedValue { $0 = State(lease: lease, renewedAt: now) }
+    }
+
+    /// Hands back the lease, which the holder forgets.
+    func take() -> LiveSessionLeases.Lease? {
+        state.withLockedValue { state in
+            defer { state = State() }
+            return state.lease
+        }
+    }
+
+    /// The lease to renew when ``LiveSessionLeases/renewalInterval`` has passed since the last renewal and none is
+    /// running; call ``renewed(at:)`` when it is done.
+    func dueForRenewal(at now: Date) -> LiveSessionLeases.Lease? {
+        state.withLockedValue { state in
+            guard let lease = state.lease, let renewedAt = state.renewedAt, !state.renewing,
+                now.timeIntervalSince(renewedAt) >= LiveSessionLeases.renewalInterval
+            else { return nil }
+            state.renewing = true
+            return lease
+        }
+    }
+
+    func renewed(at now: Date?) {
+        state.withLockedValue { state in
+            state.renewing = false
+            if let now { state.renewedAt = now }
+        }
+    }
+}
