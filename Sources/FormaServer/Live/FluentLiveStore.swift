@@ -14,8 +14,9 @@ struct FluentLiveStore: LiveSessionStore {
     let sessionID: UUID
     /// The lease the session holds once its token is checked.
     let lease: LiveLeaseHolder
-
-    private var database: any Database { application.db }
+    /// Taken when the session opens: a session that finishes (and gives back its place) while the application shuts
+    /// down gets an error from the closed pool, not a crash looking up a database that is gone.
+    let database: any Database
     private var limits: LiveLimits { application.formaConfiguration.live }
 
     func openSession(token: String) async throws(LiveClose) -> LivePerson {

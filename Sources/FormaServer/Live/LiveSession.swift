@@ -31,7 +31,8 @@ enum LiveSession {
         webSocket.onBinary { _, buffer in queue(.frame(Array(buffer.readableBytesView))) }
         let sessionID = UUID()
         let store = FluentLiveStore(
-            application: application, logger: logger, sessionID: sessionID, lease: LiveLeaseHolder())
+            application: application, logger: logger, sessionID: sessionID, lease: LiveLeaseHolder(),
+            database: application.db)
         let formaClock = application.formaClock
         let watchdog = webSocket.eventLoop.scheduleRepeatedTask(
             initialDelay: .milliseconds(100), delay: .milliseconds(100)

@@ -8,8 +8,8 @@ import SQLKit
 /// same sessions (docs/live-protocol.md, "Sessions per person").
 ///
 /// Opening a session takes the first free slot of the person's `limit` slots: an insert, which the unique
-/// `(user_id, slot)` refuses when another session holds it, or, for a slot whose lease ran out, a compare-and-set
-/// update that only one process wins. An open session renews its lease every ``renewalInterval``; closing it
+/// `(user_id, slot)` refuses when another session took it first, or, for a slot whose lease ran out, a
+/// compare-and-set update that only one process wins. An open session renews its lease every ``renewalInterval``; closing it
 /// deletes its row. A process that dies without closing leaves rows that expire after ``leaseDuration``.
 struct LiveSessionLeases {
     /// How long a lease holds without being renewed.
@@ -27,29 +27,42 @@ struct LiveSessionLeases {
     let database: any Database
 
     /// Takes a free slot for `sessionID`; `nil` when the person's `limit` slots are all held by unexpired leases.
+    ///
+    /// One read finds the slots that look free (no row, or a lease that ran out); the insert or compare-and-set
+    /// that takes one is what is atomic, so a slot another process takes in between is skipped.
     func acquire(for person: LivePerson, sessionID: UUID, limit: Int, now: Date) async throws -> Lease? {
         let sql = try sqlDatabase()
         let until = now.addingTimeInterval(Self.leaseDuration)
+        let held = try await LiveSessionLeaseModel.query(on: database)
+            .filter(\.$companyID == person.companyID)
+            .filter(\.$userID == person.userID)
+            .all()
+        let heldUntil = Dictionary(held.map { ($0.slot, $0.leaseUntil) }, uniquingKeysWith: max)
         for slot in 0..<max(limit, 0) {
-            do {
-                try await LiveSessionLeaseModel(
-                    companyID: person.companyID, userID: person.userID, slot: slot, sessionID: sessionID,
-                    leaseUntil: until
-                ).create(on: database)
-                return Lease(person: person, slot: slot, sessionID: sessionID)
-            } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
-                // Held, perhaps by a session whose process stopped: take it over if its lease ran out.
+            if let leaseUntil = heldUntil[slot] {
+                guard leaseUntil < now else { continue }
+                // Its session's process stopped renewing it: take it over, unless another process just did.
+                let taken = try await sql.update(LiveSessionLeaseModel.schema)
+                    .set("session_id", to: SQLBind(sessionID))
+                    .set("lease_until", to: SQLBind(until))
+                    .where("company_id", .equal, SQLBind(person.companyID))
+                    .where("user_id", .equal, SQLBind(person.userID))
+                    .where("slot", .equal, SQLBind(slot))
+                    .where("lease_until", .lessThan, SQLBind(now))
+                    .returning("slot")
+                    .all()
+                if !taken.isEmpty { return Lease(person: person, slot: slot, sessionID: sessionID) }
+            } else {
+                do {
+                    try await LiveSessionLeaseModel(
+                        companyID: person.companyID, userID: person.userID, slot: slot, sessionID: sessionID,
+                        leaseUntil: until
+                    ).create(on: database)
+                    return Lease(person: person, slot: slot, sessionID: sessionID)
+                } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
+                    // Another session took the slot since the read; its lease is fresh.
+                }
             }
-            let taken = try await sql.update(LiveSessionLeaseModel.schema)
-                .set("session_id", to: SQLBind(sessionID))
-                .set("lease_until", to: SQLBind(until))
-                .where("company_id", .equal, SQLBind(person.companyID))
-                .where("user_id", .equal, SQLBind(person.userID))
-                .where("slot", .equal, SQLBind(slot))
-                .where("lease_until", .lessThan, SQLBind(now))
-                .returning("slot")
-                .all()
-            if !taken.isEmpty { return Lease(person: person, slot: slot, sessionID: sessionID) }
         }
         return nil
     }
