@@ -137,6 +137,11 @@ private func withTwoLiveServers(
             servers.append(RunningServer(app: app, server: LiveTestServer(port: port, sessions: app.liveSessions)))
         }
         try await body(servers[0], servers[1], clock)
+        // The sessions give their places back before the databases close, as a shutdown's drain does.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while servers.contains(where: { !$0.server.sessions.openSessions.isEmpty }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
     } catch {
         for app in started { await app.server.shutdown() }
         if let schema, let sql = first.db as? any SQLDatabase {
@@ -174,11 +179,13 @@ private func leasesRenewed(of person: LivePerson, until now: Date, on app: Appli
     return renewed
 }
 
-/// Connects until a session is ready: the place a closed session gave back is freed once its close is handled.
+/// Connects until a session is ready: the place a closed session gave back is freed once its close is handled. A
+/// refused attempt closes at once; one that is slow to become ready on a loaded machine is waited for (not abandoned
+/// while it may still take the place).
 private func connectUntilReady(to server: LiveTestServer, bearer: String) async throws -> LiveTestClient? {
     for _ in 0..<50 {
         let client = try await LiveTestClient.connect(to: server, bearer: bearer)
-        if try await client.waitFor("ready", seconds: 2) != nil { return client }
+        if try await client.waitFor("ready") != nil { return client }
         await client.disconnect()
         try await Task.sleep(for: .milliseconds(50))
     }
