@@ -33,7 +33,7 @@ public struct PainReport: Sendable, Hashable, Codable {
     public var note: String?
     public var reportedAt: Date
 
-    public static let intensityScale = 0...10
+    public static let intensityScale = PainMonitoring.scale
     public static let maximumNoteLength = 500
 
     /// A report from typed values.

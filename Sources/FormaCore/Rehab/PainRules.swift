@@ -1,8 +1,8 @@
 /// What current pain allows in a region, with its thresholds and their source in one place.
 ///
-/// The bands follow the pain-monitoring model (Thomeé, Scand. J. Med. Sci. Sports 7(2), 1997; Silbernagel et al.,
-/// Am. J. Sports Med. 35(6), 2007): on the 0–10 scale, 0–2 is "safe", up to 5 is "acceptable" and above 5 is "high
-/// risk". Forma applies them to the pain a person reports for a region before training:
+/// The bands follow the pain-monitoring model (``PainMonitoring``): on the 0–10 scale, 0–2 is "safe", up to 5 is
+/// "acceptable" and above 5 is "high risk". Forma applies them to the pain a person reports for a region before
+/// training:
 /// - 0: no restriction.
 /// - 1 to 5 (``mildFrom`` up to ``avoidFrom`` − 1), mild: only ``LoadLevel/mobility`` and ``LoadLevel/low``
 ///   exercises may load the region. The model lets pain reach 5 *during* exercise; a region already sore at rest
@@ -10,10 +10,10 @@
 /// - 6 and above (``avoidFrom``): no exercise that loads the region — the model's "high risk" band, and the level
 ///   at which the trainer's readiness check switches a session to mobility (``ReadinessRules/painMobilityFrom``).
 public enum PainRules {
-    /// Pain at or above which nothing may load the region.
-    public static let avoidFrom = 6
-    /// Pain at or above which only low-load or mobility work may load the region.
-    public static let mildFrom = 1
+    /// Pain at or above which nothing may load the region: above the model's acceptable ceiling.
+    public static let avoidFrom = PainMonitoring.acceptableCeiling + 1
+    /// Pain at or above which only low-load or mobility work may load the region: any pain at all.
+    public static let mildFrom = PainMonitoring.scale.lowerBound + 1
 
     /// What a region in `intensity` pain allows, or `nil` when it allows everything.
     public static func restriction(forIntensity intensity: Int) -> PainRestriction.Kind? {

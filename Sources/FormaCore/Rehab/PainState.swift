@@ -68,21 +68,6 @@ public struct PainState: Sendable, Hashable {
         lhs.intensity != rhs.intensity ? lhs.intensity < rhs.intensity : lhs.reportedAt < rhs.reportedAt
     }
 
-    /// A state with these regions' intensities (others at 0), for callers that already know them.
-    public init(intensities: [BodyRegion: Int], at date: Date = Date(timeIntervalSince1970: 0)) {
-        regions = BodyRegion.allCases.compactMap { region in
-            guard let intensity = intensities[region], intensity > 0 else { return nil }
-            return RegionPain(
-                region: region, intensity: min(intensity, 10), side: .both, kind: .aching, when: .movement,
-                reportedAt: date)
-        }
-    }
-
-    /// The regions in pain as the trainer's readiness check reads them (``ReadinessInput``'s `pain`), head to foot.
-    public var ratings: [PainRating] {
-        regions.compactMap { PainRating(region: $0.region, level: $0.intensity) }
-    }
-
     /// The current intensity of `region`, 0 when it does not hurt.
     public func intensity(of region: BodyRegion) -> Int {
         regions.first { $0.region == region }?.intensity ?? 0

@@ -84,10 +84,10 @@ public struct ProgressionDecision: Sendable, Hashable, Codable {
 /// The step sizes (+10 %, −20 %) are Forma's choice, in line with the gradual loading of Silbernagel's protocol;
 /// docs/rehab.md says so.
 public enum RehabProgression {
-    /// Pain above this during or after exercise is too much.
-    public static let ceiling = 5
+    /// Pain above this during or after exercise is too much: the model's acceptable ceiling.
+    public static let ceiling = PainMonitoring.acceptableCeiling
     /// Pain up to this is the model's safe zone.
-    public static let safeCeiling = 2
+    public static let safeCeiling = PainMonitoring.safeCeiling
     public static let stepUpFactor = 1.10
     public static let stepBackFactor = 0.80
 

@@ -20,8 +20,11 @@ public enum ReadinessRules {
 
     /// Pain at or above these levels reduces the session, switches it to mobility, or calls for rest. Any pain above
     /// 0 keeps every exercise off the region.
-    public static let painReduceFrom = 3
-    public static let painMobilityFrom = 6
+    ///
+    /// Reduce starts above the model's safe zone and mobility above its acceptable ceiling (``PainMonitoring``; the
+    /// same level as ``PainRules/avoidFrom``); rest from 8 is Forma's choice within the model's "too much" band.
+    public static let painReduceFrom = PainMonitoring.safeCeiling + 1
+    public static let painMobilityFrom = PainMonitoring.acceptableCeiling + 1
     public static let painRestFrom = 8
     /// How recent the last session must be for its pain comparison to count: the model's "next morning", widened to
     /// cover a session two evenings ago.

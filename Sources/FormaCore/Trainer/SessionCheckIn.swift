@@ -5,7 +5,7 @@ public struct PainRating: Sendable, Hashable, Codable {
     public var region: BodyRegion
     public var level: Int
 
-    public static let scale = 0...10
+    public static let scale = PainMonitoring.scale
 
     /// A rating, or `nil` when `level` is outside 0…10.
     public init?(region: BodyRegion, level: Int) {

@@ -74,7 +74,6 @@ import Testing
         #expect(state.regions[1].side == .both && state.regions[1].reportedAt == Self.day.addingTimeInterval(-7200))
         #expect(state.regions[0].side == .left && state.regions[0].kind == .sharp)
         #expect(state.intensity(of: .wrist) == 0 && state.intensity(of: .neck) == 0 && state.intensity(of: .ankle) == 0)
-        #expect(state.ratings == [PainRating(region: .lowerBack, level: 3), PainRating(region: .knee, level: 7)])
     }
 
     @Test func painState_aBothSidesReportReplacesEarlierOneSidedOnes() {
