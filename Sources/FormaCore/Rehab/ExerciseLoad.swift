@@ -75,22 +75,3 @@ public enum RehabLoadRules {
         additionalBytes[region]?.contains(where: name.hasWord(startingWith:)) ?? false
     }
 }
-
-/// What pain-aware generation needs of one exercise, computed once per catalogue.
-struct RehabProfile: Sendable {
-    /// Bits (``ExerciseProfile/regionBit(_:)``) of ``Exercise/loadedRegions``.
-    let regionBits: UInt16
-    let load: LoadLevel
-
-    init(_ exercise: Exercise, _ profile: ExerciseProfile) {
-        let name = FoldedName(exercise.name)
-        regionBits = BodyRegion.allCases.reduce(profile.regionBits) { bits, region in
-            RehabLoadRules.loadsAdditionally(region, name: name) ? bits | ExerciseProfile.regionBit(region) : bits
-        }
-        load = exercise.loadLevel
-    }
-
-    var loadedRegions: Set<BodyRegion> {
-        Set(BodyRegion.allCases.filter { regionBits & ExerciseProfile.regionBit($0) != 0 })
-    }
-}

@@ -94,18 +94,16 @@ extension WorkoutGenerator {
         painRequest.avoiding += restrictions.filter { $0.kind == .avoid }.map(\.region)
         guard !restrictions.isEmpty else { return (self, painRequest) }
         let kept = profiles.indices.filter { forbidding(index: $0, under: restrictions) == nil }
-        let generator = WorkoutGenerator(
-            exercises: kept.map { exercises[$0] }, profiles: kept.map { profiles[$0] },
-            rehabProfiles: kept.map { rehabProfiles[$0] })
+        let generator = WorkoutGenerator(exercises: kept.map { exercises[$0] }, profiles: kept.map { profiles[$0] })
         return (generator, painRequest)
     }
 
     /// The restriction that rules out the exercise at `index`, or `nil`.
     func forbidding(index: Int, under restrictions: [PainRestriction]) -> PainRestriction? {
-        let rehab = rehabProfiles[index]
+        let profile = profiles[index]
         let restrictedBits = restrictions.reduce(UInt16(0)) { $0 | ExerciseProfile.regionBit($1.region) }
-        guard rehab.regionBits & restrictedBits != 0 else { return nil }
-        return PainRules.forbiddingRestriction(loaded: rehab.loadedRegions, load: rehab.load, under: restrictions)
+        guard profile.painRegionBits & restrictedBits != 0 else { return nil }
+        return PainRules.forbiddingRestriction(loaded: profile.painRegions, load: profile.load, under: restrictions)
     }
 
     /// The exercises eligible for `request` (its focus, or a stretch for warm-up and cool-down) that
@@ -124,9 +122,8 @@ extension WorkoutGenerator {
     }
 
     /// A generator over a subset of another's classified exercises.
-    init(exercises: [Exercise], profiles: [ExerciseProfile], rehabProfiles: [RehabProfile]) {
+    init(exercises: [Exercise], profiles: [ExerciseProfile]) {
         self.exercises = exercises
         self.profiles = profiles
-        self.rehabProfiles = rehabProfiles
     }
 }

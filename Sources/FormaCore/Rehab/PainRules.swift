@@ -29,14 +29,8 @@ public enum PainRules {
         }
     }
 
-    /// Whether `exercise` may be done with `restrictions`; `nil` when it may, else the restriction that forbids it
-    /// (an avoided region before a mild one, then head to foot).
-    public static func forbiddingRestriction(
-        for exercise: Exercise, under restrictions: [PainRestriction]
-    ) -> PainRestriction? {
-        forbiddingRestriction(loaded: Set(exercise.loadedRegions), load: exercise.loadLevel, under: restrictions)
-    }
-
+    /// Whether an exercise loading `loaded` at `load` may be done with `restrictions`; `nil` when it may, else the
+    /// restriction that forbids it (an avoided region before a mild one, then head to foot).
     static func forbiddingRestriction(
         loaded: Set<BodyRegion>, load: LoadLevel, under restrictions: [PainRestriction]
     ) -> PainRestriction? {

@@ -38,8 +38,13 @@ struct ExerciseProfile: Sendable {
     let isStretch: Bool
     let primaryMuscleBits: UInt32
     let muscleBits: UInt32
-    /// Bits of the `BodyRegion.allCases` the exercise loads.
+    /// Bits of the `BodyRegion.allCases` the exercise loads, by the generator's `avoiding` rule.
     let regionBits: UInt16
+    /// Bits of the regions pain must respect (``Exercise/loadedRegions``): ``regionBits`` plus
+    /// ``RehabLoadRules/additionalNameWords``.
+    let painRegionBits: UInt16
+    /// How hard the exercise loads those regions (``Exercise/loadLevel``).
+    let load: LoadLevel
     let level: Level
     let pattern: MovementPattern
     /// Whether a stretch moves (a drill such as arm circles) rather than holds, which suits warming up.
@@ -65,6 +70,10 @@ struct ExerciseProfile: Sendable {
             region.isLoaded(by: exercise, allMuscles: allMuscles, name: foldedName)
                 ? bits | Self.regionBit(region) : bits
         }
+        painRegionBits = BodyRegion.allCases.reduce(regionBits) { bits, region in
+            RehabLoadRules.loadsAdditionally(region, name: foldedName) ? bits | Self.regionBit(region) : bits
+        }
+        load = exercise.loadLevel
         level = exercise.level
         pattern = exercise.movementPattern ?? .core
         isDynamic = exercise.force != .static
@@ -98,6 +107,11 @@ struct ExerciseProfile: Sendable {
 
     static func regionBit(_ region: BodyRegion) -> UInt16 {
         UInt16(1) << UInt16(BodyRegion.allCases.firstIndex(of: region) ?? 0)
+    }
+
+    /// The regions of ``painRegionBits``.
+    var painRegions: Set<BodyRegion> {
+        Set(BodyRegion.allCases.filter { painRegionBits & Self.regionBit($0) != 0 })
     }
 }
 

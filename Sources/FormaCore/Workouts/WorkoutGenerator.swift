@@ -25,14 +25,11 @@
 public struct WorkoutGenerator: Sendable {
     let exercises: [Exercise]
     let profiles: [ExerciseProfile]
-    /// What pain-aware generation needs of each exercise (``RehabProfile``), in catalogue order.
-    let rehabProfiles: [RehabProfile]
 
     /// Prepares a generator over `catalog`, classifying every exercise once (a few milliseconds for 873).
     public init(catalog: ExerciseCatalog) {
         exercises = catalog.exercises
         profiles = catalog.exercises.map(ExerciseProfile.init)
-        rehabProfiles = zip(catalog.exercises, profiles).map(RehabProfile.init)
     }
 
     /// Generates a workout for `request` from `catalog`.
