@@ -27,10 +27,16 @@ public struct QuoteCorpus: Sendable {
         categories = byCategory.keys.sorted()
     }
 
-    /// The corpus bundled with FormaCore.
+    /// The corpus bundled with FormaCore, read and decoded on first use only.
     ///
     /// - Throws: ``QuoteError/missingResource`` or ``QuoteError/invalidData(_:)``, which mean a broken build.
     public static func bundled() throws(QuoteError) -> QuoteCorpus {
+        try bundledCorpus.get()
+    }
+
+    private static let bundledCorpus: Result<QuoteCorpus, QuoteError> = Result(catching: readBundled)
+
+    private static func readBundled() throws(QuoteError) -> QuoteCorpus {
         guard let url = Bundle.module.url(forResource: "quotes", withExtension: "json", subdirectory: "quotes"),
             let data = try? Data(contentsOf: url)
         else { throw .missingResource }
@@ -44,10 +50,11 @@ public struct QuoteCorpus: Sendable {
     /// The person's quote for the day that `now` falls on in `timeZone`, from `category` (any category when `nil`).
     ///
     /// The rule: number the local calendar day (days since 1970-01-01 in `timeZone`), give the person a fixed
-    /// starting offset from a stable hash of `personID` (FNV-1a, the same on every process and platform, unlike
-    /// Swift's seeded `Hasher`), and walk the category's quotes with a stride coprime to their count. So a person
-    /// keeps one quote from local midnight to midnight, never sees the same quote two days running, and sees
-    /// every quote of the category once before any repeats; two people usually see different quotes on a day.
+    /// starting offset from a stable hash of `personID` (``stableHash(_:)``, FNV-1a, the same on every process and
+    /// platform, unlike Swift's seeded `Hasher`), and walk the category's quotes with a stride coprime to their
+    /// count. So a person keeps one quote from local midnight to midnight, never sees the same quote two days
+    /// running, and sees every quote of the category once before any repeats; two people usually see different
+    /// quotes on a day.
     /// - Throws: ``QuoteError/unknownCategory(_:allowed:)`` for a category the corpus does not have.
     public func quoteOfTheDay(
         personID: String, category: String? = nil, now: Date, timeZone: TimeZone
@@ -63,17 +70,11 @@ public struct QuoteCorpus: Sendable {
         }
         guard !pool.isEmpty else { throw .unknownCategory(category ?? "", allowed: categories) }
         let count = UInt64(pool.count)
-        let day = UInt64(bitPattern: Self.localDayNumber(now, in: timeZone) &+ (1 << 40))
-        let start = Self.fnv1a(personID) % count
+        let localDay = LocalDateTime(now, in: timeZone).date.daysSince1970
+        let day = UInt64(bitPattern: Int64(localDay) &+ (1 << 40))
+        let start = stableHash(personID) % count
         let index = (start &+ (day % count) &* Self.stride(for: count)) % count
         return pool[Int(index)]
-    }
-
-    /// Days since 1970-01-01 of the calendar date `date` has in `timeZone`.
-    static func localDayNumber(_ date: Date, in timeZone: TimeZone) -> Int64 {
-        let seconds = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
-        guard seconds.isFinite, abs(seconds) < 1e15 else { return 0 }
-        return Int64((seconds / 86_400).rounded(.down))
     }
 
     /// The first step from about 0.618 × `count` that is coprime to it (1 for a single quote), so the walk visits
@@ -86,11 +87,6 @@ public struct QuoteCorpus: Sendable {
     }
 
     static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 { b == 0 ? a : gcd(b, a % b) }
-
-    /// 64-bit FNV-1a of the UTF-8 bytes.
-    static func fnv1a(_ text: String) -> UInt64 {
-        text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-    }
 }
 
 /// Why no quote could be given.
