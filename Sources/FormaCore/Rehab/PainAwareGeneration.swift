@@ -44,7 +44,7 @@ public enum PainAwareGenerationError: Error, Hashable, Sendable, CustomStringCon
         case .invalidRequest(let error): "invalid request: \(error.description)"
         case .painLeavesNothing(let regions, _):
             "no workout fits this request while sparing "
-                + regions.map { "\($0.region.rawValue) (pain \($0.intensity)/10)" }.joined(separator: " and ")
+                + regions.map { "\($0.region.sentenceLabel) (pain \($0.intensity)/10)" }.joined(separator: " and ")
                 + "; choose another focus, or add equipment, or a shorter duration"
         case .impossible(let impossibility): impossibility.description
         }

@@ -60,9 +60,10 @@ public struct PainRestriction: Sendable, Hashable, Codable {
 
     /// Why an exercise loading the region was left out, for people: "knee pain 7/10: nothing may load it".
     public var explanation: String {
-        switch kind {
-        case .avoid: "\(region.rawValue) pain \(intensity)/10: nothing may load it"
-        case .lowLoadOnly: "\(region.rawValue) pain \(intensity)/10: only low-load or mobility work may load it"
+        let it = region.labelIsPlural ? "them" : "it"
+        return switch kind {
+        case .avoid: "\(region.sentenceLabel) pain \(intensity)/10: nothing may load \(it)"
+        case .lowLoadOnly: "\(region.sentenceLabel) pain \(intensity)/10: only low-load or mobility work may load \(it)"
         }
     }
 }

@@ -117,25 +117,27 @@ public enum ReadinessReason: Sendable, Hashable, Codable {
             let list = items.map(\.words).joined(separator: " and ")
             return "You rated \(list) as very bad today, so we'll go easier than planned."
         case .pain(let region, let level):
+            let (hurts, it) = Self.grammar(region)
             switch ReadinessRules.decision(for: self) {
             case .trainAsPlanned:
-                return "Your \(region.rawValue) hurts a little (\(level)/10), so no exercise today will load it."
+                return "\(hurts) a little (\(level)/10), so no exercise today will load \(it)."
             case .reduce:
-                return "Your \(region.rawValue) hurts (\(level)/10), so we'll leave it out and go lighter today."
+                return "\(hurts) (\(level)/10), so we'll leave \(it) out and go lighter today."
             case .mobility:
-                return "Your \(region.rawValue) hurts a lot (\(level)/10), more than is safe to train through, "
-                    + "so today is gentle mobility that leaves it alone."
+                return "\(hurts) a lot (\(level)/10), more than is safe to train through, "
+                    + "so today is gentle mobility that leaves \(it) alone."
             case .rest:
-                return "Your \(region.rawValue) hurts badly (\(level)/10): rest today, and see a health "
-                    + "professional if it does not ease."
+                return "\(hurts) badly (\(level)/10): rest today, and see a health "
+                    + "professional if \(region.labelIsPlural ? "they do" : "it does") not ease."
             }
         case .profilePain(let regions):
-            let list = regions.map(\.rawValue).joined(separator: " and ")
-            return "You told me your \(list) \(regions.count == 1 ? "is" : "are") often painful, so no exercise "
-                + "today loads \(regions.count == 1 ? "it" : "them")."
+            let plural = regions.count > 1 || regions.contains(where: \.labelIsPlural)
+            return "You told me your \(BodyRegion.sentenceList(regions)) \(plural ? "are" : "is") often painful, so no "
+                + "exercise today loads \(plural ? "them" : "it")."
         case .painNotSettled(let region, let before, let now):
-            return "Your \(region.rawValue) hurts more now (\(now)/10) than before your last session (\(before)/10), "
-                + "so we'll go lighter and leave it out."
+            let (hurts, it) = Self.grammar(region)
+            return "\(hurts) more now (\(now)/10) than before your last session (\(before)/10), "
+                + "so we'll go lighter and leave \(it) out."
         case .hardLastSession(let rpe, let hours):
             return "Your last session was very hard (effort \(rpe)/10, \(hours) hours ago), "
                 + "so today is a lighter one."
@@ -144,6 +146,12 @@ public enum ReadinessReason: Sendable, Hashable, Codable {
             let action = ReadinessRules.decision(for: self).action
             return "You trained much more this week than your usual (load ratio \(ratio)), so \(action)."
         }
+    }
+
+    /// "Your knee hurts" and "it", or "Your wrist and hand hurt" and "them": ``BodyRegion/label`` in a sentence.
+    private static func grammar(_ region: BodyRegion) -> (hurts: String, it: String) {
+        region.labelIsPlural
+            ? ("Your \(region.sentenceLabel) hurt", "them") : ("Your \(region.sentenceLabel) hurts", "it")
     }
 }
 

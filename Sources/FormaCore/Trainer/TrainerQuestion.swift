@@ -94,7 +94,7 @@ public enum TrainerQuestion: Sendable, Hashable, Codable {
         case .profile(.preferredTimes):
             TrainingTime.allCases.map { QuickReply(id: $0.rawValue, label: $0.rawValue.capitalized) }
         case .profile(.painfulRegions), .painRegions, .painAfterRegions:
-            [Self.none] + BodyRegion.allCases.map { QuickReply(id: $0.rawValue, label: $0.rawValue.capitalized) }
+            [Self.none] + BodyRegion.allCases.map { QuickReply(id: $0.rawValue, label: $0.label) }
         case .hooper(let item):
             (HooperScores.scale).map { QuickReply(id: String($0), label: Self.hooperLabel(item, $0)) }
         case .painLevel, .painAfterLevel:
@@ -127,13 +127,16 @@ public enum TrainerQuestion: Sendable, Hashable, Codable {
         case .hooper(.muscleSoreness): "How sore are your muscles? 1 very, very low … 7 very, very high."
         case .hooper(.stress): "How stressed do you feel? 1 very, very low … 7 very, very high."
         case .painRegions: "Does anything hurt today? Pick every region, or none."
-        case .painLevel(let region): "How much does your \(region.rawValue) hurt right now, from 0 (not at all) to 10?"
+        case .painLevel(let region):
+            "How much \(region.labelIsPlural ? "do" : "does") your \(region.sentenceLabel) hurt right now, from 0 (not "
+                + "at all) to 10?"
         case .workoutResult: "Tell me when you are done."
         case .minutesTrained: "How many minutes did you train?"
         case .sessionRPE: "How hard was the whole session, from 0 (rest) to 10 (maximal)?"
         case .feeling: "How did it feel?"
         case .painAfterRegions: "Does anything hurt now? Pick every region, or none."
-        case .painAfterLevel(let region): "How much does your \(region.rawValue) hurt now, from 0 to 10?"
+        case .painAfterLevel(let region):
+            "How much \(region.labelIsPlural ? "do" : "does") your \(region.sentenceLabel) hurt now, from 0 to 10?"
         case .nextSession: "When shall we train next? Pick a time, type one (\"tomorrow 7am\"), or skip."
         }
     }

@@ -145,6 +145,11 @@ enum TrainerReplyReader {
             if (try? ReplyParser.yesNo(text)) == true || ["done", "finished"].contains(text) { return ["finished"] }
             if ["stopped", "stopped early", "quit"].contains(text) { return ["stopped"] }
         }
+        // A label with an "and" of its own ("wrist and hand") would be split apart below: read it as its id first.
+        var text = text
+        for reply in offered where reply.label.lowercased().contains(" and ") {
+            text = text.replacingOccurrences(of: reply.label.lowercased(), with: reply.id)
+        }
         let parts = text.replacing(/\s+and\s+|\s*[,;&\/+]\s*/, with: ",").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
         }.filter { !$0.isEmpty }

@@ -45,6 +45,22 @@ public enum BodyRegion: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// ``label`` inside a sentence: "wrist and hand".
+    var sentenceLabel: String { label.lowercased() }
+
+    /// Whether ``label`` names two parts ("Wrist and hand"), which take a plural verb: "your wrist and hand hurt".
+    var labelIsPlural: Bool { label.contains(" and ") }
+
+    /// `regions`' ``sentenceLabel``s as one list: "knee", "knee and hip", "wrist and hand, and knee".
+    ///
+    /// A comma goes before the last "and" when a label holds an "and" of its own or there are more than two.
+    static func sentenceList(_ regions: [BodyRegion]) -> String {
+        let labels = regions.map(\.sentenceLabel)
+        guard let last = labels.last, labels.count > 1 else { return labels.first ?? "" }
+        let comma = labels.count > 2 || regions.contains(where: \.labelIsPlural) ? "," : ""
+        return labels.dropLast().joined(separator: ", ") + comma + " and " + last
+    }
+
     /// The joints and the lower back: the regions Forma had before the body map, for which the built-in plan
     /// library offers a rehabilitation plan sparing each one (``PlanLibrary``), keeping those plans' identifiers.
     public static let jointRegions: [BodyRegion] = [.neck, .shoulder, .elbow, .wrist, .lowerBack, .hip, .knee, .ankle]

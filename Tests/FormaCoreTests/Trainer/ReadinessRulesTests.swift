@@ -180,4 +180,18 @@ import Testing
             #expect(sentence.hasSuffix(".") && sentence.filter { $0 == "." }.count <= 2, "\(sentence)")
         }
     }
+
+    @Test func explanations_nameRegionsByTheirLabelsInGoodGrammar() {
+        // act
+        let wrist = ReadinessReason.pain(.wrist, level: 4).explanation
+        let thigh = ReadinessReason.pain(.thighFront, level: 2).explanation
+        let notSettled = ReadinessReason.painNotSettled(.lowerLeg, before: 1, now: 3).explanation
+        let profile = ReadinessReason.profilePain([.wrist, .knee]).explanation
+
+        // verify
+        #expect(wrist == "Your wrist and hand hurt (4/10), so we'll leave them out and go lighter today.")
+        #expect(thigh == "Your front of thigh hurts a little (2/10), so no exercise today will load it.")
+        #expect(notSettled.hasPrefix("Your shin and calf hurt more now (3/10)") && notSettled.hasSuffix("leave them out."))
+        #expect(profile.hasPrefix("You told me your wrist and hand, and knee are often painful"))
+    }
 }

@@ -215,6 +215,22 @@ import Testing
         #expect(chat.profile.painfulRegions == [.lowerBack] && chat.step == .readiness)
     }
 
+    @Test func regionQuestions_offerLabelsAndReadLabelsTyped() {
+        // setup: a new person at the painful-regions question
+        var chat = Self.start(profile: TrainerProfile(
+            ageYears: 30, heightCentimetres: 170, weightKilograms: 60, gender: .female, goal: .fitness,
+            experience: .beginner, equipment: [], trainingDays: [.monday], sessionMinutes: 30, preferredTimes: [.evening]))
+        #expect(chat.currentQuestion == .profile(.painfulRegions))
+        let labels = chat.lastTrainerMessage?.quickReplies.map(\.label) ?? []
+
+        // act: labels typed, one of them with an "and" of its own
+        Self.send(&chat, .text("Wrist and hand and front of thigh", clientID: "1"))
+
+        // verify
+        #expect(labels.contains("Wrist and hand") && labels.contains("Front of thigh") && !labels.contains("Thigh Front"))
+        #expect(chat.profile.painfulRegions == [.wrist, .thighFront])
+    }
+
     @Test func finishedConversation_refusesReplies() throws {
         // setup
         var chat = Self.finishedChat(nextSession: "skip")
