@@ -31,8 +31,7 @@ public enum RecoveryModel {
         let muscles = workout.main.filter { $0.kind != .stretch && $0.kind != .timed }.flatMap { item in
             catalog[item.exerciseID]?.primaryMuscles ?? []
         }
-        let wanted = Set(muscles)
-        return Muscle.allCases.filter(wanted.contains)
+        return distinctInCaseOrder(muscles)
     }
 }
 

@@ -180,8 +180,7 @@ public struct ReadinessDecision: Sendable, Hashable, Codable {
     public init(kind: ReadinessDecisionKind, reasons: [ReadinessReason], avoiding: [BodyRegion]) {
         self.kind = kind
         self.reasons = reasons
-        let wanted = Set(avoiding)
-        self.avoiding = BodyRegion.allCases.filter(wanted.contains)
+        self.avoiding = distinctInCaseOrder(avoiding)
     }
 
     /// What the trainer tells the person: one sentence per finding.

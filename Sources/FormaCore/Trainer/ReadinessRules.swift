@@ -78,10 +78,7 @@ public enum ReadinessRules {
         }
 
         let unreported = profilePain.filter { region in !painful.contains { $0.region == region } }
-        if !unreported.isEmpty {
-            let wanted = Set(unreported)
-            reasons.append(.profilePain(BodyRegion.allCases.filter(wanted.contains)))
-        }
+        if !unreported.isEmpty { reasons.append(.profilePain(distinctInCaseOrder(unreported))) }
 
         if let last = input.lastSession(before: now) {
             let hours = now.timeIntervalSince(last.endedAt) / 3600

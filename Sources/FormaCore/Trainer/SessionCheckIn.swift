@@ -51,8 +51,7 @@ public struct SessionCheckIn: Sendable, Hashable, Codable {
         self.feeling = feeling
         self.painBefore = painBefore
         self.painAfter = painAfter
-        let wanted = Set(trainedMuscles)
-        self.trainedMuscles = Muscle.allCases.filter(wanted.contains)
+        self.trainedMuscles = distinctInCaseOrder(trainedMuscles)
     }
 
     /// Foster's session load in arbitrary units: session RPE × minutes, with the rating clamped to 0…10 and the

@@ -32,13 +32,13 @@ public struct TrainerProfile: Sendable, Hashable, Codable {
     public var goal: TrainingGoal?
     public var experience: Level?
     /// Equipment at hand; `[]` means body weight only.
-    public var equipment: [Equipment]? { didSet { equipment = equipment.map(normalized) } }
+    public var equipment: [Equipment]? { didSet { equipment = equipment.map(distinctInCaseOrder) } }
     /// The days of the week the person can train; their count is the person's "days a week".
-    public var trainingDays: [Weekday]? { didSet { trainingDays = trainingDays.map(normalized) } }
+    public var trainingDays: [Weekday]? { didSet { trainingDays = trainingDays.map(distinctInCaseOrder) } }
     /// Minutes a session: 10 to 60 in steps of 5, as a workout request allows.
     public var sessionMinutes: Int?
-    public var preferredTimes: [TrainingTime]? { didSet { preferredTimes = preferredTimes.map(normalized) } }
-    public var painfulRegions: [BodyRegion]? { didSet { painfulRegions = painfulRegions.map(normalized) } }
+    public var preferredTimes: [TrainingTime]? { didSet { preferredTimes = preferredTimes.map(distinctInCaseOrder) } }
+    public var painfulRegions: [BodyRegion]? { didSet { painfulRegions = painfulRegions.map(distinctInCaseOrder) } }
 
     public init(
         ageYears: Int? = nil, heightCentimetres: Double? = nil, weightKilograms: Double? = nil,
@@ -52,11 +52,11 @@ public struct TrainerProfile: Sendable, Hashable, Codable {
         self.gender = gender
         self.goal = goal
         self.experience = experience
-        self.equipment = equipment.map(normalized)
-        self.trainingDays = trainingDays.map(normalized)
+        self.equipment = equipment.map(distinctInCaseOrder)
+        self.trainingDays = trainingDays.map(distinctInCaseOrder)
         self.sessionMinutes = sessionMinutes
-        self.preferredTimes = preferredTimes.map(normalized)
-        self.painfulRegions = painfulRegions.map(normalized)
+        self.preferredTimes = preferredTimes.map(distinctInCaseOrder)
+        self.painfulRegions = painfulRegions.map(distinctInCaseOrder)
     }
 
     /// The fields still unknown, in the order the trainer asks them.
@@ -122,9 +122,4 @@ extension TrainerProfile {
 public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
     case age, height, weight, gender, goal, experience, equipment, trainingDays, sessionMinutes, preferredTimes
     case painfulRegions
-}
-
-private func normalized<Value: CaseIterable & Hashable>(_ values: [Value]) -> [Value] {
-    let wanted = Set(values)
-    return Value.allCases.filter(wanted.contains)
 }

@@ -5,17 +5,17 @@
 /// requests encode to equal JSON.
 public struct WorkoutRequest: Sendable, Hashable, Codable {
     /// Exercise categories the main block draws from (for example strength, plyometrics).
-    public var categories: [ExerciseCategory] { didSet { categories = Self.normalized(categories) } }
+    public var categories: [ExerciseCategory] { didSet { categories = distinctInCaseOrder(categories) } }
     /// Muscle groups the main block trains; an exercise counts when its primary muscle is one of them.
-    public var muscles: [Muscle] { didSet { muscles = Self.normalized(muscles) } }
+    public var muscles: [Muscle] { didSet { muscles = distinctInCaseOrder(muscles) } }
     /// Equipment at hand. Body-weight exercises are always possible, so an empty list means "no equipment".
-    public var equipment: [Equipment] { didSet { equipment = Self.normalized(equipment) } }
+    public var equipment: [Equipment] { didSet { equipment = distinctInCaseOrder(equipment) } }
     /// The person's level; no exercise above it is chosen, and sets, repetitions and rest follow it.
     public var level: Level
     /// Requested duration: 10 to 60 minutes in steps of 5.
     public var durationMinutes: Int
     /// Body regions to spare, as a pain map reports them; see ``BodyRegion/exclusion``.
-    public var avoiding: [BodyRegion] { didSet { avoiding = Self.normalized(avoiding) } }
+    public var avoiding: [BodyRegion] { didSet { avoiding = distinctInCaseOrder(avoiding) } }
     /// Seed of the workout's random choices. The same request with the same seed gives the same workout on every
     /// platform; when `nil`, the generator draws one and records it in ``Workout/request``.
     public var seed: UInt64?
@@ -32,12 +32,12 @@ public struct WorkoutRequest: Sendable, Hashable, Codable {
         avoiding: [BodyRegion] = [],
         seed: UInt64? = nil
     ) {
-        self.categories = Self.normalized(categories)
-        self.muscles = Self.normalized(muscles)
-        self.equipment = Self.normalized(equipment)
+        self.categories = distinctInCaseOrder(categories)
+        self.muscles = distinctInCaseOrder(muscles)
+        self.equipment = distinctInCaseOrder(equipment)
         self.level = level
         self.durationMinutes = durationMinutes
-        self.avoiding = Self.normalized(avoiding)
+        self.avoiding = distinctInCaseOrder(avoiding)
         self.seed = seed
     }
 
@@ -71,11 +71,6 @@ public struct WorkoutRequest: Sendable, Hashable, Codable {
         if !categories.isEmpty && !muscles.isEmpty { throw .bothCategoriesAndMuscles }
         if categories.isEmpty && muscles.isEmpty { throw .neitherCategoriesNorMuscles }
         guard Self.allowedMinutes.contains(durationMinutes) else { throw .durationNotAllowed(durationMinutes) }
-    }
-
-    private static func normalized<Value: CaseIterable & Hashable>(_ values: [Value]) -> [Value] {
-        let wanted = Set(values)
-        return Value.allCases.filter(wanted.contains)
     }
 }
 
