@@ -13,16 +13,16 @@ public enum RecoveryModel {
     public static let hardSessionHours = 72
     public static let minimumHoursBetweenSessions = 12
 
-    /// Hours `muscle` needs after a session of `sessionRPE` that loaded it. Every group has the same value today;
-    /// the function is per group so the table in docs/trainer.md can grow without changing callers.
-    public static func hours(for muscle: Muscle, sessionRPE: Int) -> Int {
+    /// Hours any muscle group a session of `sessionRPE` loaded needs before it is trained again: the same for every
+    /// group (the position stand gives one figure for all).
+    public static func hours(afterSessionRPE sessionRPE: Int) -> Int {
         sessionRPE >= ReadinessRules.hardSessionRPE ? hardSessionHours : loadedMuscleHours
     }
 
     /// The earliest instant the next session may start after `session`.
     public static func earliestNextSession(after session: SessionCheckIn) -> Date {
-        let hours = session.trainedMuscles.map { Self.hours(for: $0, sessionRPE: session.sessionRPE) }.max()
-            ?? minimumHoursBetweenSessions
+        let hours = session.trainedMuscles.isEmpty
+            ? minimumHoursBetweenSessions : Self.hours(afterSessionRPE: session.sessionRPE)
         return session.endedAt.addingTimeInterval(Double(max(hours, minimumHoursBetweenSessions)) * 3600)
     }
 

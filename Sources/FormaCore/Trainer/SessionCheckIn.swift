@@ -60,9 +60,6 @@ public struct SessionCheckIn: Sendable, Hashable, Codable {
 
     /// Pain in `region` before the session (0 when not reported).
     public func painBefore(_ region: BodyRegion) -> Int { painBefore.first { $0.region == region }?.level ?? 0 }
-
-    /// Pain in `region` after the session (0 when not reported).
-    public func painAfter(_ region: BodyRegion) -> Int { painAfter.first { $0.region == region }?.level ?? 0 }
 }
 
 /// The acute:chronic workload ratio of a history of sessions (Gabbett 2016), from session-RPE loads.

@@ -8,8 +8,6 @@
 public enum TrainerWorkoutPlan {
     /// The longest mobility session the trainer prescribes on a low-readiness day, in minutes.
     public static let mobilityMaximumMinutes = 20
-    /// The shortest workout a request may ask for.
-    static let minimumMinutes = 10
 
     /// The workout the profile plans before readiness is known, or `nil` while the profile lacks a field it needs
     /// (goal, experience, equipment, session minutes).
@@ -58,7 +56,7 @@ public enum TrainerWorkoutPlan {
 
     /// Three quarters of `minutes`, rounded down to a multiple of 5, and at least the 10-minute minimum.
     public static func reducedMinutes(_ minutes: Int) -> Int {
-        max(minimumMinutes, minutes * 3 / 4 / 5 * 5)
+        max(WorkoutRequest.minimumMinutes, minutes * 3 / 4 / 5 * 5)
     }
 
     static func lowered(_ level: Level) -> Level {
@@ -88,7 +86,7 @@ public enum TrainerWorkoutPlan {
                 return workout(for: adjusted, generator: generator)
             }
             let plannedSets = mainSets(plannedWorkout)
-            for minutes in stride(from: adjusted.durationMinutes, through: minimumMinutes, by: -5) {
+            for minutes in stride(from: adjusted.durationMinutes, through: WorkoutRequest.minimumMinutes, by: -5) {
                 var shorter = adjusted
                 shorter.durationMinutes = minutes
                 if let candidate = workout(for: shorter, generator: generator),

@@ -20,8 +20,10 @@ public struct WorkoutRequest: Sendable, Hashable, Codable {
     /// platform; when `nil`, the generator draws one and records it in ``Workout/request``.
     public var seed: UInt64?
 
+    /// The shortest duration a request may ask for, in minutes.
+    public static let minimumMinutes = 10
     /// The durations a request may ask for, in minutes.
-    public static let allowedMinutes = stride(from: 10, through: 60, by: 5)
+    public static let allowedMinutes = stride(from: minimumMinutes, through: 60, by: 5)
 
     public init(
         categories: [ExerciseCategory] = [],

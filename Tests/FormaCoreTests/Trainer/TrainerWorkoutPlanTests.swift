@@ -119,9 +119,9 @@ import Testing
         #expect(proposals.map(\.description) == ["2026-11-25T15:00", "2026-12-02T07:00"])
     }
 
-    @Test func recoveryModel_hoursPerMuscleAndLoadedMuscles() throws {
-        #expect(Muscle.allCases.allSatisfy { RecoveryModel.hours(for: $0, sessionRPE: 6) == 48 })
-        #expect(Muscle.allCases.allSatisfy { RecoveryModel.hours(for: $0, sessionRPE: 7) == 72 })
+    @Test func recoveryModel_hoursAfterASessionAndLoadedMuscles() throws {
+        #expect(RecoveryModel.hours(afterSessionRPE: 6) == 48)
+        #expect(RecoveryModel.hours(afterSessionRPE: 7) == 72)
         let stretchOnly = TrainerFixtures.session(hoursAgo: 0, rpe: 3, muscles: [])
         #expect(RecoveryModel.earliestNextSession(after: stretchOnly) == Self.now.addingTimeInterval(12 * 3600))
 
