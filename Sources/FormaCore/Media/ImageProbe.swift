@@ -37,7 +37,8 @@ public struct ImageProbe: Sendable, Hashable {
 
     /// Inspects `bytes` and returns the format and pixel size.
     ///
-    /// - Complexity: O(*n*) in the worst case for JPEG (segment walk), O(1) for PNG.
+    /// - Complexity: O(*n*) in the byte count: a PNG's every chunk has its CRC-32 checked, a JPEG's segments are
+    ///   walked and its scan searched for EOI.
     /// - Throws: ``Failure`` naming what is wrong.
     public static func inspect(_ bytes: some Collection<UInt8>) throws(Failure) -> ImageProbe {
         let data = Array(bytes)
@@ -48,7 +49,8 @@ public struct ImageProbe: Sendable, Hashable {
     }
 
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    private static let pngEnd: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+    /// Bytes of a chunk without data: length, type and CRC, 4 each (an `IEND` chunk is just that).
+    private static let emptyChunkBytes = 12
 
     private static func bigEndian(_ data: [UInt8], _ offset: Int, _ count: Int) -> Int {
         data[offset..<(offset + count)].reduce(0) { $0 << 8 | Int($1) }
@@ -56,7 +58,7 @@ public struct ImageProbe: Sendable, Hashable {
 
     private static func inspectPNG(_ data: [UInt8]) throws(Failure) -> ImageProbe {
         // signature (8) + IHDR chunk (4 + 4 + 13 + 4) + IEND chunk (12)
-        guard data.count >= 8 + 25 + pngEnd.count else { throw .truncated(.png) }
+        guard data.count >= 8 + 25 + emptyChunkBytes else { throw .truncated(.png) }
         guard bigEndian(data, 8, 4) == 13, Array(data[12..<16]) == Array("IHDR".utf8) else {
             throw .malformed(.png, "the first chunk is not IHDR")
         }
