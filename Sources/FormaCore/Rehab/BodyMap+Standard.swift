@@ -7,8 +7,8 @@ extension BodyMap {
     public static let standard = BodyMap(
         version: 1, aspectRatio: 0.5,
         figures: [
-            MapFigure(view: .front, areas: ordered(frontAreas, by: standardHitOrder)),
-            MapFigure(view: .back, areas: ordered(backAreas, by: standardHitOrder)),
+            MapFigure(view: .front, areas: frontAreas),
+            MapFigure(view: .back, areas: backAreas),
         ],
         hitOrder: standardHitOrder)
 
@@ -67,13 +67,5 @@ extension BodyMap {
             [MapArea(region: region, side: viewerLeft, shapes: shapes),
              MapArea(region: region, side: other, shapes: shapes.map(\.mirrored))]
         }
-    }
-
-    private static func ordered(_ areas: [MapArea], by order: [BodyRegion]) -> [MapArea] {
-        areas.enumerated().sorted { lhs, rhs in
-            let left = order.firstIndex(of: lhs.element.region) ?? order.count
-            let right = order.firstIndex(of: rhs.element.region) ?? order.count
-            return left != right ? left < right : lhs.offset < rhs.offset
-        }.map(\.element)
     }
 }

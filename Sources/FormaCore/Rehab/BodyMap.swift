@@ -120,8 +120,8 @@ public struct BodyMapHit: Sendable, Hashable, Codable {
 /// The body map as data: a front and a back figure whose regions are boxes and polygons in a 0–1 space, so one map
 /// fits every screen, and a hit test from a tap in a view to a region.
 ///
-/// The server serves it (`GET /v1/body-map`) and the page and FormaKit draw and hit-test the same value; ``version``
-/// changes whenever a shape does, so clients can cache it.
+/// It is Codable so that a server can send it and clients draw and hit-test the same value (no endpoint serves it
+/// yet; docs/rehab.md lists what is missing); ``version`` changes whenever a shape does, so clients can cache it.
 public struct BodyMap: Sendable, Hashable, Codable {
     /// Increases whenever any shape or the hit order changes.
     public var version: Int
@@ -129,16 +129,35 @@ public struct BodyMap: Sendable, Hashable, Codable {
     /// width and its 0–1 `y` the height.
     public var aspectRatio: Double
     /// The figures, front then back.
-    public var figures: [MapFigure]
+    public let figures: [MapFigure]
     /// The order in which overlapping regions claim a tap, most specific first; every figure lists its areas in
     /// this order.
-    public var hitOrder: [BodyRegion]
+    public let hitOrder: [BodyRegion]
 
+    /// A map whose figures list their areas in `hitOrder`, so the hit test tries them in that order.
+    ///
+    /// Areas are reordered by their region's place in `hitOrder` (areas of one region, and of regions it leaves out,
+    /// keep their given order; the latter go last). Decoding goes through here too.
     public init(version: Int, aspectRatio: Double, figures: [MapFigure], hitOrder: [BodyRegion]) {
         self.version = version
         self.aspectRatio = aspectRatio
-        self.figures = figures
         self.hitOrder = hitOrder
+        let rank = Dictionary(hitOrder.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: min)
+        // Stable: the sort keeps equal elements in their given order.
+        self.figures = figures.map { figure in
+            MapFigure(view: figure.view, areas: figure.areas.sorted {
+                rank[$0.region, default: hitOrder.count] < rank[$1.region, default: hitOrder.count]
+            })
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            version: try container.decode(Int.self, forKey: .version),
+            aspectRatio: try container.decode(Double.self, forKey: .aspectRatio),
+            figures: try container.decode([MapFigure].self, forKey: .figures),
+            hitOrder: try container.decode([BodyRegion].self, forKey: .hitOrder))
     }
 
     /// The figure facing `view`, if the map has one.

@@ -182,4 +182,25 @@ import Testing
         #expect(text.contains("\"box\":{") && text.contains("\"polygon\":{\"points\":[[0."))
         #expect(text.contains("\"region\":\"thigh front\""))
     }
+
+    @Test func hitTest_followsTheHitOrderWhateverOrderTheAreasCameIn() throws {
+        // setup: a knee box overlapping a thigh box, the thigh listed first, the knee first in the hit order
+        let thigh = MapArea(region: .thighFront, side: .left, shapes: [.box(x: 0.2, y: 0.2, width: 0.4, height: 0.4)])
+        let knee = MapArea(region: .knee, side: .left, shapes: [.box(x: 0.3, y: 0.5, width: 0.2, height: 0.2)])
+        let overlap = MapPoint(x: 0.4, y: 0.55)
+
+        // act
+        let map = BodyMap(
+            version: 1, aspectRatio: 0.5, figures: [MapFigure(view: .front, areas: [thigh, knee])],
+            hitOrder: [.knee, .thighFront])
+        let areas = String(decoding: try JSONEncoder().encode([thigh, knee]), as: UTF8.self)
+        let json = #"{"version":1,"aspectRatio":0.5,"figures":[{"view":"front","areas":\#(areas)}],"#
+            + #""hitOrder":["knee","thigh front"]}"#
+        let decoded = try JSONDecoder().decode(BodyMap.self, from: Data(json.utf8))
+
+        // verify
+        #expect(map.hitTest(view: .front, figurePoint: overlap)?.region == .knee)
+        #expect(map.figure(.front)?.areas.map(\.region) == [.knee, .thighFront])
+        #expect(decoded == map)
+    }
 }
