@@ -114,9 +114,8 @@ public enum RehabProgression {
         if (safeCeiling + 1...ceiling).contains(pain.after) { reasons.append(.afterAcceptable(pain.after)) }
         if pain.nextMorning == nil { reasons.append(.nextMorningUnknown) }
         if reasons.isEmpty { reasons.append(.allSafe) }
-        let ranked = reasons.enumerated().sorted { lhs, rhs in
-            lhs.element.step != rhs.element.step ? lhs.element.step > rhs.element.step : lhs.offset < rhs.offset
-        }.map(\.element)
+        // Most cautious first; the standard library's sort is stable, so finding order stays within a step.
+        let ranked = reasons.sorted { $0.step > $1.step }
         let step = ranked[0].step
         let factor = switch step {
         case .stepUp: stepUpFactor

@@ -97,11 +97,8 @@ public enum ReadinessRules {
             if percent > workloadReduceAbovePercent { reasons.append(.workloadSpike(ratioPercent: percent)) }
         }
 
-        // Stable sort: most cautious first, rule order within a level.
-        let ranked = reasons.enumerated().sorted { lhs, rhs in
-            lhs.element.decision != rhs.element.decision
-                ? lhs.element.decision > rhs.element.decision : lhs.offset < rhs.offset
-        }.map(\.element)
+        // Most cautious first; the standard library's sort is stable, so rule order stays within a level.
+        let ranked = reasons.sorted { $0.decision > $1.decision }
         let kind = ranked.first?.decision ?? .trainAsPlanned
         return ReadinessDecision(
             kind: kind, reasons: kind == .trainAsPlanned ? [.allClear] + ranked : ranked,
