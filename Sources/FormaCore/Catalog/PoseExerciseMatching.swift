@@ -16,10 +16,8 @@ public enum PoseExerciseMatching {
 
     /// The pose exercise the camera counts for the catalogue exercise named `name`, or `nil` when none fits.
     public static func poseExercise(forCatalogueName name: String) -> String? {
-        let text = " " + name.lowercased()
-            .map { $0.isLetter || $0.isNumber ? $0 : " " }
-            .reduce(into: "") { $0.append($1) }
-            .split(separator: " ").joined(separator: " ") + " "
+        // Folded words between spaces, so " word " matches whole words.
+        let text = " " + SearchText.fold(name) + " "
         func has(_ words: String...) -> Bool { words.contains { text.contains(" \($0) ") || text.contains(" \($0)s ") } }
         func hasPart(_ parts: String...) -> Bool { parts.contains { text.contains($0) } }
 
