@@ -9,7 +9,7 @@ import Foundation
 /// copies with shifted timestamps) are skipped, as are the rest recordings, which have no repetitions to count and
 /// are reported separately. Expected repetitions come from the protocol (heavy = 5, medium = 10).
 struct BarbellEvaluation {
-    struct SetResult: Sendable {
+    struct SetResult: Sendable, EvaluatedSet {
         let folder: String
         let file: String
         let participant: String
@@ -19,21 +19,7 @@ struct BarbellEvaluation {
         let analysis: InertialAnalysis
         var counted: Int { analysis.repetitionCount }
         var error: Int? { expected.map { counted - $0 } }
-    }
-
-    struct Summary: Sendable {
-        let sets: Int
-        let exact: Int
-        let withinOne: Int
-        let meanAbsoluteError: Double
-
-        init(_ results: [SetResult]) {
-            let errors = results.compactMap(\.error)
-            sets = errors.count
-            exact = errors.filter { $0 == 0 }.count
-            withinOne = errors.filter { abs($0) <= 1 }.count
-            meanAbsoluteError = errors.isEmpty ? 0 : Double(errors.map(abs).reduce(0, +)) / Double(errors.count)
-        }
+        var expectedCount: Int? { expected }
     }
 
     /// One labelled recording of the data set, parsed and ready to analyse.

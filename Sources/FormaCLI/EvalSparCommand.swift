@@ -26,12 +26,14 @@ struct EvalSparCommand: AsyncParsableCommand {
     @Flag(help: "List every set, not only those counted wrong.")
     var verbose = false
 
-    struct SetResult {
+    struct SetResult: EvaluatedSet {
         var file: String
         var subject: Int
         var exercise: String
         var expected: Int
         var counted: Int
+
+        var expectedCount: Int? { expected }
     }
 
     func run() async throws {
@@ -66,11 +68,9 @@ struct EvalSparCommand: AsyncParsableCommand {
         }
         Terminal.write("SPAR, Apple Watch at the wrist, \(results.count) sets of 20, no exercise name"
             + (noGyroscope ? ", accelerometer only" : ""))
-        Terminal.write(Self.table(results))
+        Terminal.write(EvaluationRow.table(EvaluationRow.grouped(results, by: \.exercise)))
         for (title, subjects) in [("S1–S5 (tuning half)", 1...5), ("S6–S10 (held out)", 6...10)] {
-            let half = results.filter { subjects.contains($0.subject) }
-            var row = EvaluationRow(name: title)
-            for result in half { row.add(expected: result.expected, counted: result.counted) }
+            let row = EvaluationRow(name: title, results.filter { subjects.contains($0.subject) })
             Terminal.write("\(title): \(row.summary)")
         }
         let shown = verbose ? results : results.filter { $0.counted != $0.expected }
@@ -80,25 +80,5 @@ struct EvalSparCommand: AsyncParsableCommand {
             Terminal.write("  \(result.file)  \(result.exercise)  counted \(result.counted)"
                 + (error == 0 ? "" : " (\(error > 0 ? "+" : "")\(error))"))
         }
-    }
-
-    static func table(_ results: [SetResult]) -> String {
-        var rows: [EvaluationRow] = []
-        for exercise in results.map(\.exercise).uniqued() {
-            var row = EvaluationRow(name: exercise)
-            for result in results where result.exercise == exercise {
-                row.add(expected: result.expected, counted: result.counted)
-            }
-            rows.append(row)
-        }
-        return EvaluationRow.table(rows)
-    }
-}
-
-extension Array where Element: Hashable {
-    /// The elements in order, each once.
-    func uniqued() -> [Element] {
-        var seen = Set<Element>()
-        return filter { seen.insert($0).inserted }
     }
 }
