@@ -20,9 +20,6 @@ struct EvalSparCommand: AsyncParsableCommand {
     @Option(help: "The shared data folder holding spar/.")
     var data = "../shared/data"
 
-    @Flag(help: "Read only the accelerometer columns.")
-    var noGyroscope = false
-
     @Flag(help: "List every set, not only those counted wrong.")
     var verbose = false
 
@@ -53,12 +50,9 @@ struct EvalSparCommand: AsyncParsableCommand {
             guard let bytes = FileManager.default.contents(atPath: file.path) else {
                 throw ValidationError("missing file \(file.path)")
             }
-            var recording: InertialRecording
+            let recording: InertialRecording
             do {
                 recording = try InertialRecording.decode(bytes: [UInt8](bytes), format: .csv)
-                if noGyroscope {
-                    recording = try InertialRecording(timesSeconds: recording.timesSeconds, acceleration: recording.acceleration)
-                }
             } catch {
                 throw ValidationError("\(file.path): \(error.description)")
             }
@@ -66,8 +60,7 @@ struct EvalSparCommand: AsyncParsableCommand {
             results.append(SetResult(file: cells[0], subject: subject, exercise: cells[2], expected: expected,
                                      counted: counted))
         }
-        Terminal.write("SPAR, Apple Watch at the wrist, \(results.count) sets of 20, no exercise name"
-            + (noGyroscope ? ", accelerometer only" : ""))
+        Terminal.write("SPAR, Apple Watch at the wrist, \(results.count) sets of 20, no exercise name")
         Terminal.write(EvaluationRow.table(EvaluationRow.grouped(results, by: \.exercise)))
         for (title, subjects) in [("S1–S5 (tuning half)", 1...5), ("S6–S10 (held out)", 6...10)] {
             let row = EvaluationRow(name: title, results.filter { subjects.contains($0.subject) })
