@@ -77,7 +77,7 @@ struct BarbellEvaluation {
         guard let manifestText = try? String(contentsOf: manifestURL, encoding: .utf8) else {
             throw BarbellEvaluationError("cannot read \(manifestURL.path); pass the tracking-barbell-exercises folder")
         }
-        let rows = Self.records(manifestText)
+        let rows = ManifestCSV.records(manifestText)
         let accelerometerRows = rows.filter { $0["sensor"] == "Accelerometer" }
         let skipped = accelerometerRows.filter { !($0["duplicate_of"] ?? "").isEmpty }.count
         var sets: [LoadedSet] = []
@@ -117,32 +117,6 @@ struct BarbellEvaluation {
             throw BarbellEvaluationError("cannot read \(url.path)")
         }
         return text
-    }
-
-    /// Parses the manifest, a CSV whose last column may be quoted and contain commas.
-    static func records(_ text: String) -> [[String: String]] {
-        var lines = text.split(whereSeparator: \.isNewline).map(String.init)
-        guard !lines.isEmpty else { return [] }
-        let header = fields(lines.removeFirst())
-        return lines.map { line in
-            Dictionary(zip(header, fields(line)), uniquingKeysWith: { first, _ in first })
-        }
-    }
-
-    private static func fields(_ line: String) -> [String] {
-        var result: [String] = [], current = "", quoted = false
-        for character in line {
-            if character == "\"" {
-                quoted.toggle()
-            } else if character == ",", !quoted {
-                result.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        result.append(current)
-        return result
     }
 }
 

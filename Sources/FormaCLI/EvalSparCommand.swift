@@ -40,13 +40,21 @@ struct EvalSparCommand: AsyncParsableCommand {
             throw ValidationError("no SPAR data at \(folder.path) (manifest.csv is missing); pass --data with the "
                 + "shared data folder that holds spar/")
         }
+        let columns = ["file", "subject", "exercise", "reps"]
+        if let missing = columns.first(where: { !ManifestCSV.header(text).contains($0) }) {
+            throw ValidationError("\(manifest.path): no \"\(missing)\" column; the header must name "
+                + columns.joined(separator: ", "))
+        }
         var results: [SetResult] = []
-        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
-            let cells = line.split(separator: ",").map(String.init)
-            guard cells.count >= 5, let expected = Int(cells[4]), let subject = Int(cells[1].dropFirst()) else {
-                throw ValidationError("\(manifest.path): cannot read the row \"\(line)\"")
+        for (index, row) in ManifestCSV.records(text).enumerated() {
+            guard let name = row["file"], !name.isEmpty, let exercise = row["exercise"], !exercise.isEmpty,
+                  let expected = row["reps"].flatMap({ Int($0) }),
+                  let subject = row["subject"].flatMap({ $0.first == "S" ? Int($0.dropFirst()) : nil })
+            else {
+                throw ValidationError("\(manifest.path), record \(index + 1): needs a file, a subject (S1…), an exercise "
+                    + "and a whole number of reps")
             }
-            let file = folder.appendingPathComponent(cells[0])
+            let file = folder.appendingPathComponent(name)
             guard let bytes = FileManager.default.contents(atPath: file.path) else {
                 throw ValidationError("missing file \(file.path)")
             }
@@ -57,7 +65,7 @@ struct EvalSparCommand: AsyncParsableCommand {
                 throw ValidationError("\(file.path): \(error.description)")
             }
             let counted = InertialAnalyzer().analyze(recording).repetitionCount
-            results.append(SetResult(file: cells[0], subject: subject, exercise: cells[2], expected: expected,
+            results.append(SetResult(file: name, subject: subject, exercise: exercise, expected: expected,
                                      counted: counted))
         }
         Terminal.write("SPAR, Apple Watch at the wrist, \(results.count) sets of 20, no exercise name")

@@ -2,7 +2,7 @@ import Testing
 
 @testable import FormaCLI
 
-/// The accuracy tally shared by `forma eval pose`, `eval spar` and `eval barbell`.
+/// The accuracy tally and the manifest reader shared by `forma eval pose`, `eval spar` and `eval barbell`.
 @Suite struct EvaluationRowTests {
     private struct Counted: EvaluatedSet {
         var group: String
@@ -51,6 +51,19 @@ import Testing
             "| squat | 2 | 1 | 0 | 1 | 8 | 11 | 1.50 |",
             "| dip | 1 | 1 | 1 | 1 | 3 | 3 | 0.00 |",
             "| **all** | 3 | 2 | 1 | 2 | 11 | 14 | 1.00 |",
+        ])
+    }
+
+    @Test func manifest_isReadByColumnName_withQuotedCommas() {
+        // setup: columns in an unusual order, a quoted note holding a comma, a blank line and a short record.
+        let text = "reps,file,note\n20,sets/a.csv,\"left, then right\"\n\n10,sets/b.csv\n"
+        // act
+        let records = ManifestCSV.records(text)
+        // verify
+        #expect(ManifestCSV.header(text) == ["reps", "file", "note"])
+        #expect(records == [
+            ["reps": "20", "file": "sets/a.csv", "note": "left, then right"],
+            ["reps": "10", "file": "sets/b.csv"],
         ])
     }
 }
