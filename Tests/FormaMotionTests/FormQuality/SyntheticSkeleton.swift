@@ -54,11 +54,8 @@ struct SyntheticSkeleton {
             joints[AnatomicalJoint.limb(.elbow, side: side).rawValue] = shoulder + direction * 28
             joints[AnatomicalJoint.limb(.wrist, side: side).rawValue] = shoulder + direction * 54
         }
-        let turn = yaw * .pi / 180
-        let placed = joints.map { point in
-            Vector3(x: point.x * cos(turn) + point.z * sin(turn), y: point.y,
-                          z: -point.x * sin(turn) + point.z * cos(turn)) + position
-        }
+        let turn = SkeletonRotation.aboutY(degrees: yaw)
+        let placed = joints.map { point in turn * point + position }
         return SkeletonPose(positions: placed)!
     }
 
