@@ -15,12 +15,12 @@ struct BarbellCrossValidation {
         let participant: String
         /// The threshold chosen on the other participants.
         let chosen: Double
-        let heldOut: BarbellEvaluation.Summary
+        let heldOut: EvaluationRow
     }
 
     let folds: [Fold]
     /// Every set scored by the fold that held its participant out.
-    let pooled: BarbellEvaluation.Summary
+    let pooled: EvaluationRow
 
     init(sets: [BarbellEvaluation.LoadedSet], useHint: Bool) {
         // Analyse every set once per candidate; the folds then only choose among these results.
@@ -34,7 +34,8 @@ struct BarbellCrossValidation {
         var heldOutResults: [BarbellEvaluation.SetResult] = []
         for participant in participants {
             let scored = results.indices.map { index in
-                (index, BarbellEvaluation.Summary(results[index].filter { $0.participant != participant }))
+                let others = results[index].filter { $0.participant != participant }
+                return (index, EvaluationRow(name: "without \(participant)", others))
             }
             let best = scored.min { left, right in
                 (left.1.exact, -left.1.meanAbsoluteError, -Self.candidates[left.0])
@@ -43,10 +44,10 @@ struct BarbellCrossValidation {
             let choice = best?.0 ?? 0
             let heldOut = results[choice].filter { $0.participant == participant }
             heldOutResults += heldOut
-            folds.append(Fold(
-                participant: participant, chosen: Self.candidates[choice], heldOut: BarbellEvaluation.Summary(heldOut)))
+            folds.append(Fold(participant: participant, chosen: Self.candidates[choice],
+                              heldOut: EvaluationRow(name: participant, heldOut)))
         }
         self.folds = folds
-        self.pooled = BarbellEvaluation.Summary(heldOutResults)
+        self.pooled = EvaluationRow(name: "cross-validated", heldOutResults)
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// copies with shifted timestamps) are skipped, as are the rest recordings, which have no repetitions to count and
 /// are reported separately. Expected repetitions come from the protocol (heavy = 5, medium = 10).
 struct BarbellEvaluation {
-    struct SetResult: Sendable {
+    struct SetResult: Sendable, EvaluatedSet {
         let folder: String
         let file: String
         let participant: String
@@ -19,21 +19,7 @@ struct BarbellEvaluation {
         let analysis: InertialAnalysis
         var counted: Int { analysis.repetitionCount }
         var error: Int? { expected.map { counted - $0 } }
-    }
-
-    struct Summary: Sendable {
-        let sets: Int
-        let exact: Int
-        let withinOne: Int
-        let meanAbsoluteError: Double
-
-        init(_ results: [SetResult]) {
-            let errors = results.compactMap(\.error)
-            sets = errors.count
-            exact = errors.filter { $0 == 0 }.count
-            withinOne = errors.filter { abs($0) <= 1 }.count
-            meanAbsoluteError = errors.isEmpty ? 0 : Double(errors.map(abs).reduce(0, +)) / Double(errors.count)
-        }
+        var expectedCount: Int? { expected }
     }
 
     /// One labelled recording of the data set, parsed and ready to analyse.
@@ -91,7 +77,7 @@ struct BarbellEvaluation {
         guard let manifestText = try? String(contentsOf: manifestURL, encoding: .utf8) else {
             throw BarbellEvaluationError("cannot read \(manifestURL.path); pass the tracking-barbell-exercises folder")
         }
-        let rows = Self.records(manifestText)
+        let rows = ManifestCSV.records(manifestText)
         let accelerometerRows = rows.filter { $0["sensor"] == "Accelerometer" }
         let skipped = accelerometerRows.filter { !($0["duplicate_of"] ?? "").isEmpty }.count
         var sets: [LoadedSet] = []
@@ -131,32 +117,6 @@ struct BarbellEvaluation {
             throw BarbellEvaluationError("cannot read \(url.path)")
         }
         return text
-    }
-
-    /// Parses the manifest, a CSV whose last column may be quoted and contain commas.
-    static func records(_ text: String) -> [[String: String]] {
-        var lines = text.split(whereSeparator: \.isNewline).map(String.init)
-        guard !lines.isEmpty else { return [] }
-        let header = fields(lines.removeFirst())
-        return lines.map { line in
-            Dictionary(zip(header, fields(line)), uniquingKeysWith: { first, _ in first })
-        }
-    }
-
-    private static func fields(_ line: String) -> [String] {
-        var result: [String] = [], current = "", quoted = false
-        for character in line {
-            if character == "\"" {
-                quoted.toggle()
-            } else if character == ",", !quoted {
-                result.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        result.append(current)
-        return result
     }
 }
 

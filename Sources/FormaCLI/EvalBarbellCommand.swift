@@ -49,13 +49,9 @@ struct EvalBarbellCommand: AsyncParsableCommand {
         Terminal.write("Leave-one-participant-out cross-validation of activeEnvelopeFraction over "
             + BarbellCrossValidation.candidates.map { String($0) }.joined(separator: ", ") + " (MetaMotion/ sets only)")
         for fold in validation.folds {
-            Terminal.write("  held out \(fold.participant): chose \(fold.chosen); held-out \(fold.heldOut.sets) sets, "
-                + "exact \(fold.heldOut.exact), within ±1 \(fold.heldOut.withinOne), "
-                + "MAE \(String(format: "%.3f", fold.heldOut.meanAbsoluteError))")
+            Terminal.write("  held out \(fold.participant): chose \(fold.chosen); held-out \(fold.heldOut.summary)")
         }
-        let pooled = validation.pooled
-        Terminal.write("Cross-validated: \(pooled.sets) sets, exact \(pooled.exact), within ±1 \(pooled.withinOne), "
-            + "MAE \(String(format: "%.3f", pooled.meanAbsoluteError))")
+        Terminal.write("Cross-validated: \(validation.pooled.summary)")
     }
 
     private func report(_ title: String, _ results: [BarbellEvaluation.SetResult]) {
@@ -70,9 +66,7 @@ struct EvalBarbellCommand: AsyncParsableCommand {
                 result.analysis.estimatedPeriodSeconds.map { String(format: "%.2f", $0) } ?? "-",
             ]))
         }
-        let summary = BarbellEvaluation.Summary(results)
-        Terminal.write("Total: \(summary.sets) sets, exact \(summary.exact), within ±1 \(summary.withinOne), "
-            + "MAE \(String(format: "%.3f", summary.meanAbsoluteError))")
+        Terminal.write("Total: \(EvaluationRow(name: title, results).summary)")
     }
 
     private static func row(_ cells: [String]) -> String {

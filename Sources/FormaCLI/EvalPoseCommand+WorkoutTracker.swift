@@ -10,7 +10,7 @@ import Foundation
 /// ±1 and the mean absolute error are measured against `completeReps`. Clips whose counts are `null` (a montage of
 /// different shots) are left out and named.
 extension EvalPoseCommand {
-    struct WorkoutTrackerClip {
+    struct WorkoutTrackerClip: EvaluatedSet {
         var name: String
         var exercise: String
         var completeReps: Int
@@ -18,6 +18,8 @@ extension EvalPoseCommand {
         var counted: Int
 
         var isRight: Bool { counted >= completeReps && counted <= completeReps + edgeReps }
+        var expectedCount: Int? { completeReps }
+        var countIsRight: Bool? { isRight }
     }
 
     private struct Labels: Decodable {
@@ -76,23 +78,8 @@ extension EvalPoseCommand {
     }
 
     static func workoutTrackerTable(_ clips: [WorkoutTrackerClip]) -> String {
-        var lines = [
-            "| exercise | clips | right | exact | within ±1 | complete reps | counted | mean abs. error |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        func line(_ name: String, _ group: [WorkoutTrackerClip]) -> String {
-            let error = group.reduce(0) { $0 + abs($1.counted - $1.completeReps) }
-            let mae = group.isEmpty ? 0 : Double(error) / Double(group.count)
-            return "| \(name) | \(group.count) | \(group.filter(\.isRight).count) | "
-                + "\(group.filter { $0.counted == $0.completeReps }.count) | "
-                + "\(group.filter { abs($0.counted - $0.completeReps) <= 1 }.count) | "
-                + "\(group.reduce(0) { $0 + $1.completeReps }) | \(group.reduce(0) { $0 + $1.counted }) | "
-                + "\(String(format: "%.2f", mae)) |"
-        }
-        for exercise in clips.map(\.exercise).uniqued() {
-            lines.append(line(exercise, clips.filter { $0.exercise == exercise }))
-        }
-        lines.append(line("**all**", clips))
-        return lines.joined(separator: "\n")
+        let headings = EvaluationRow.Headings(
+            name: "exercise", sets: "clips", expected: "complete reps", counted: "counted", meanError: "mean abs. error")
+        return EvaluationRow.table(EvaluationRow.grouped(clips, by: \.exercise), headings: headings)
     }
 }

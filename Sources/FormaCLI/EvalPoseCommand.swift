@@ -37,9 +37,10 @@ struct EvalPoseCommand: AsyncParsableCommand {
         if dataset == .synthetic || dataset == .all { evaluateSynthetic() }
     }
 
-    static let uiprmdMovements = [
-        (1, "deep-squat"), (2, "hurdle-step"), (6, "straight-leg-raise"), (7, "shoulder-abduction"),
-        (8, "shoulder-extension"), (10, "shoulder-scaption"),
+    static let uiprmdMovements: [(RehabMovement, String)] = [
+        (.deepSquat, "deep-squat"), (.hurdleStep, "hurdle-step"),
+        (.standingActiveStraightLegRaise, "straight-leg-raise"), (.standingShoulderAbduction, "shoulder-abduction"),
+        (.standingShoulderExtension, "shoulder-extension"), (.standingShoulderScaption, "shoulder-scaption"),
     ]
 
     private func evaluateUIPRMD() throws {
@@ -47,40 +48,36 @@ struct EvalPoseCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: root.path) else {
             throw ValidationError("no UI-PRMD data at \(root.path); pass --data with the shared data folder")
         }
-        for kind in ["correct", "incorrect"] {
+        let folder = try UIPRMDKinectFolder(directory: root.path)
+        for isCorrect in [true, false] {
             var rows: [EvaluationRow] = []
             for (movement, id) in Self.uiprmdMovements {
                 guard let exercise = PoseExercises.named(id) else { continue }
-                var row = EvaluationRow(name: "m\(String(format: "%02d", movement)) \(id)")
+                var row = EvaluationRow(name: "\(movement.code) \(id)")
                 for subject in 1...10 {
-                    let recording = try uiprmdSet(root: root, kind: kind, movement: movement, subject: subject)
+                    let recording = try uiprmdSet(folder, movement: movement, subject: subject, isCorrect: isCorrect)
                     row.add(expected: 10, counted: PoseAnalyzer.analyze(recording, exercise: exercise).count)
                 }
                 rows.append(row)
             }
+            let kind = isCorrect ? "correct" : "incorrect"
             Terminal.write("\nUI-PRMD Kinect, \(kind) episodes: 10 subjects × one 10-repetition set per movement")
             Terminal.write(EvaluationRow.table(rows))
         }
     }
 
-    private func uiprmdSet(root: URL, kind: String, movement: Int, subject: Int) throws -> PoseRecording {
+    /// The ten episodes of one subject's movement, concatenated in order into one recording.
+    private func uiprmdSet(
+        _ folder: UIPRMDKinectFolder, movement: RehabMovement, subject: Int, isCorrect: Bool
+    ) throws -> PoseRecording {
         var frames: [PoseFrame] = []
-        let suffix = kind == "correct" ? "" : "_inc"
         for episode in 1...10 {
-            let name = String(format: "m%02d_s%02d_e%02d", movement, subject, episode)
-            let positions = root.appendingPathComponent("\(kind)/positions/\(name)_positions\(suffix).txt.gz")
-            let angles = root.appendingPathComponent("\(kind)/angles/\(name)_angles\(suffix).txt.gz")
+            let file = UIPRMDFileName(movement: movement, subject: subject, episode: episode, kind: .positions,
+                                      isCorrect: isCorrect)
             let start = frames.last.map { $0.timeSeconds + 1.0 / 30 } ?? 0
-            do {
-                let recording = try UIPRMDKinect.recording(
-                    positions: UIPRMDKinect.rows(try Gzip.text(positions)),
-                    angles: UIPRMDKinect.rows(try Gzip.text(angles)), startSeconds: start)
-                frames += recording.frames
-            } catch let error as PoseRecordingError {
-                throw ValidationError("\(name): \(error.description)")
-            }
+            frames += UIPRMDKinect.recording(try folder.skeleton(file), startSeconds: start).frames
         }
-        return PoseRecording(framesPerSecond: 30, frames: frames)
+        return PoseRecording(framesPerSecond: UIPRMDForwardKinematics.framesPerSecond, frames: frames)
     }
 
     private func evaluateKERAAL() throws {
@@ -133,70 +130,5 @@ struct EvalPoseCommand: AsyncParsableCommand {
         Terminal.write("\nSynthetic sets (PoseSynthesizer.scenario, seeds 0..<\(seeds)), one 40 % repetition per set")
         Terminal.write(EvaluationRow.table(rows))
         Terminal.write(partialRows.joined(separator: "\n"))
-    }
-}
-
-/// One line of an accuracy table: sets counted exactly, within one, and the total error.
-struct EvaluationRow {
-    var name: String
-    var sets = 0
-    var exact = 0
-    var withinOne = 0
-    var expectedTotal = 0
-    var countedTotal = 0
-    var absoluteError = 0
-
-    mutating func add(expected: Int, counted: Int) {
-        sets += 1
-        expectedTotal += expected
-        countedTotal += counted
-        absoluteError += abs(counted - expected)
-        if counted == expected { exact += 1 }
-        if abs(counted - expected) <= 1 { withinOne += 1 }
-    }
-
-    static func table(_ rows: [EvaluationRow]) -> String {
-        var lines = [
-            "| set | sets | exact | within ±1 | reps expected | reps counted | mean abs. error per set |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        var total = EvaluationRow(name: "**all**")
-        for row in rows {
-            lines.append(row.line)
-            total.sets += row.sets
-            total.exact += row.exact
-            total.withinOne += row.withinOne
-            total.expectedTotal += row.expectedTotal
-            total.countedTotal += row.countedTotal
-            total.absoluteError += row.absoluteError
-        }
-        if rows.count > 1 { lines.append(total.line) }
-        return lines.joined(separator: "\n")
-    }
-
-    /// One line: sets, exact, within ±1 and mean absolute error.
-    var summary: String {
-        "\(sets) sets, exact \(exact), within ±1 \(withinOne), MAE "
-            + String(format: "%.3f", sets > 0 ? Double(absoluteError) / Double(sets) : 0)
-    }
-
-    var line: String {
-        let meanError = sets > 0 ? Double(absoluteError) / Double(sets) : 0
-        return "| \(name) | \(sets) | \(exact) | \(withinOne) | \(expectedTotal) | \(countedTotal) | "
-            + "\(String(format: "%.2f", meanError)) |"
-    }
-}
-
-/// Reads the gzip-compressed text files of UI-PRMD with FormaMotion's inflater.
-enum Gzip {
-    static func text(_ url: URL) throws -> String {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ValidationError("missing file \(url.path)")
-        }
-        do {
-            return String(decoding: try GzipInflater.decompress([UInt8](data)), as: UTF8.self)
-        } catch {
-            throw ValidationError("\(url.path): \(error)")
-        }
     }
 }

@@ -20,18 +20,17 @@ struct EvalSparCommand: AsyncParsableCommand {
     @Option(help: "The shared data folder holding spar/.")
     var data = "../shared/data"
 
-    @Flag(help: "Read only the accelerometer columns.")
-    var noGyroscope = false
-
     @Flag(help: "List every set, not only those counted wrong.")
     var verbose = false
 
-    struct SetResult {
+    struct SetResult: EvaluatedSet {
         var file: String
         var subject: Int
         var exercise: String
         var expected: Int
         var counted: Int
+
+        var expectedCount: Int? { expected }
     }
 
     func run() async throws {
@@ -41,36 +40,38 @@ struct EvalSparCommand: AsyncParsableCommand {
             throw ValidationError("no SPAR data at \(folder.path) (manifest.csv is missing); pass --data with the "
                 + "shared data folder that holds spar/")
         }
+        let columns = ["file", "subject", "exercise", "reps"]
+        if let missing = columns.first(where: { !ManifestCSV.header(text).contains($0) }) {
+            throw ValidationError("\(manifest.path): no \"\(missing)\" column; the header must name "
+                + columns.joined(separator: ", "))
+        }
         var results: [SetResult] = []
-        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
-            let cells = line.split(separator: ",").map(String.init)
-            guard cells.count >= 5, let expected = Int(cells[4]), let subject = Int(cells[1].dropFirst()) else {
-                throw ValidationError("\(manifest.path): cannot read the row \"\(line)\"")
+        for (index, row) in ManifestCSV.records(text).enumerated() {
+            guard let name = row["file"], !name.isEmpty, let exercise = row["exercise"], !exercise.isEmpty,
+                  let expected = row["reps"].flatMap({ Int($0) }),
+                  let subject = row["subject"].flatMap({ $0.first == "S" ? Int($0.dropFirst()) : nil })
+            else {
+                throw ValidationError("\(manifest.path), record \(index + 1): needs a file, a subject (S1…), an exercise "
+                    + "and a whole number of reps")
             }
-            let file = folder.appendingPathComponent(cells[0])
+            let file = folder.appendingPathComponent(name)
             guard let bytes = FileManager.default.contents(atPath: file.path) else {
                 throw ValidationError("missing file \(file.path)")
             }
-            var recording: InertialRecording
+            let recording: InertialRecording
             do {
                 recording = try InertialRecording.decode(bytes: [UInt8](bytes), format: .csv)
-                if noGyroscope {
-                    recording = try InertialRecording(timesSeconds: recording.timesSeconds, acceleration: recording.acceleration)
-                }
             } catch {
                 throw ValidationError("\(file.path): \(error.description)")
             }
             let counted = InertialAnalyzer().analyze(recording).repetitionCount
-            results.append(SetResult(file: cells[0], subject: subject, exercise: cells[2], expected: expected,
+            results.append(SetResult(file: name, subject: subject, exercise: exercise, expected: expected,
                                      counted: counted))
         }
-        Terminal.write("SPAR, Apple Watch at the wrist, \(results.count) sets of 20, no exercise name"
-            + (noGyroscope ? ", accelerometer only" : ""))
-        Terminal.write(Self.table(results))
+        Terminal.write("SPAR, Apple Watch at the wrist, \(results.count) sets of 20, no exercise name")
+        Terminal.write(EvaluationRow.table(EvaluationRow.grouped(results, by: \.exercise)))
         for (title, subjects) in [("S1–S5 (tuning half)", 1...5), ("S6–S10 (held out)", 6...10)] {
-            let half = results.filter { subjects.contains($0.subject) }
-            var row = EvaluationRow(name: title)
-            for result in half { row.add(expected: result.expected, counted: result.counted) }
+            let row = EvaluationRow(name: title, results.filter { subjects.contains($0.subject) })
             Terminal.write("\(title): \(row.summary)")
         }
         let shown = verbose ? results : results.filter { $0.counted != $0.expected }
@@ -80,25 +81,5 @@ struct EvalSparCommand: AsyncParsableCommand {
             Terminal.write("  \(result.file)  \(result.exercise)  counted \(result.counted)"
                 + (error == 0 ? "" : " (\(error > 0 ? "+" : "")\(error))"))
         }
-    }
-
-    static func table(_ results: [SetResult]) -> String {
-        var rows: [EvaluationRow] = []
-        for exercise in results.map(\.exercise).uniqued() {
-            var row = EvaluationRow(name: exercise)
-            for result in results where result.exercise == exercise {
-                row.add(expected: result.expected, counted: result.counted)
-            }
-            rows.append(row)
-        }
-        return EvaluationRow.table(rows)
-    }
-}
-
-extension Array where Element: Hashable {
-    /// The elements in order, each once.
-    func uniqued() -> [Element] {
-        var seen = Set<Element>()
-        return filter { seen.insert($0).inserted }
     }
 }

@@ -67,8 +67,7 @@ public enum InertialCSVParser {
             let (a, b) = (gyro.values[cursor], gyro.values[min(cursor + 1, gyro.values.count - 1)])
             times.append(epoch - first)
             acceleration.append(accel.values[index])
-            rotation.append(Vector3(
-                x: a.x + (b.x - a.x) * weight, y: a.y + (b.y - a.y) * weight, z: a.z + (b.z - a.z) * weight))
+            rotation.append(a + (b - a) * weight)
             lines.append(accel.lines[index])
         }
         return try recording(times: times, acceleration: acceleration, rotation: rotation, lines: lines)

@@ -81,14 +81,13 @@ public struct InertialSyntheticSet: Sendable {
                 angular = 40 * sin(phase)
             }
             let drift = 0.05 * sin(2 * Double.pi * t / 40)
-            func noise(_ g: inout some RandomNumberGenerator) -> Double { Double.random(in: -1...1, using: &g) * noiseG * 1.7 }
-            acceleration.append(Vector3(
-                x: gravity.x + drift * tilt.x + along * axis.x + noise(&generator),
-                y: gravity.y + drift * tilt.y + along * axis.y + noise(&generator),
-                z: gravity.z + drift * tilt.z + along * axis.z + noise(&generator)))
-            rotation.append(Vector3(
-                x: angular * rotationAxis.x + noise(&generator) * 50, y: angular * rotationAxis.y + noise(&generator) * 50,
-                z: angular * rotationAxis.z + noise(&generator) * 50))
+            // One noise draw per axis, x then y then z.
+            func noise(_ g: inout some RandomNumberGenerator, times factor: Double = 1) -> Vector3 {
+                func draw() -> Double { Double.random(in: -1...1, using: &g) * noiseG * 1.7 * factor }
+                return Vector3(x: draw(), y: draw(), z: draw())
+            }
+            acceleration.append(gravity + tilt * drift + axis * along + noise(&generator))
+            rotation.append(rotationAxis * angular + noise(&generator, times: 50))
         }
         let recording = try InertialRecording(
             sampleRateHertz: sampleRateHertz, acceleration: acceleration, rotation: includesRotation ? rotation : nil)
@@ -102,7 +101,7 @@ public struct InertialSyntheticSet: Sendable {
                 x: .random(in: -1...1, using: &generator), y: .random(in: -1...1, using: &generator),
                 z: .random(in: -1...1, using: &generator))
             let length = v.length
-            if length > 0.1, length <= 1 { return Vector3(x: v.x / length, y: v.y / length, z: v.z / length) }
+            if length > 0.1, length <= 1 { return v / length }
         }
     }
 }

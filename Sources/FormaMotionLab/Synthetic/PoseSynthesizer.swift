@@ -70,7 +70,7 @@ public struct PoseSynthesizer: Sendable {
         }
         let total = clock + leadSeconds
         let frameCount = Int(total * framesPerSecond)
-        let camera = Frame.identity.rotated(aboutY: cameraYawDegrees)
+        let camera = SkeletonRotation.aboutY(degrees: cameraYawDegrees)
         let pixelsPerMetre = 1 / (cameraDistanceMetres * 2 * tan(30 * Double.pi / 180))
         let noiseScale = noise * 3 / cameraDistanceMetres
         let sideOn = abs(cameraYawDegrees) > 55
@@ -111,7 +111,7 @@ public struct PoseSynthesizer: Sendable {
                 ? Int.random(in: 11..<PoseLandmark.count, using: &rng) : -1
             for (landmarkIndex, point) in points.enumerated() {
                 // Camera: x to the image right, y down, depth away from the camera; the person faces it at yaw 0.
-                let turned = camera.apply(Vector3(x: point.x, y: point.y - 0.9 * bodyScale, z: point.z - hipMid.z))
+                let turned = camera * Vector3(x: point.x, y: point.y - 0.9 * bodyScale, z: point.z - hipMid.z)
                 var visibility = 0.97
                 if sideOn, let landmark = PoseLandmark(rawValue: landmarkIndex), landmark.name.hasPrefix(farSide.rawValue) {
                     visibility = 0.35

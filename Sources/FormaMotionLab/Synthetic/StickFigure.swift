@@ -44,25 +44,28 @@ public struct StickFigure: Sendable, Hashable {
         var points = [Vector3](repeating: Vector3(x: 0, y: 0, z: 0), count: PoseLandmark.count)
         func set(_ landmark: PoseLandmark, _ point: Vector3) { points[landmark.rawValue] = point }
         let s = scale
-        let trunk = Frame.identity.rotated(aboutY: trunkTwist * 0.5).rotated(aboutX: trunkLean)
-            .rotated(aboutZ: -trunkSideLean)
-        let shoulderFrame = trunk.rotated(aboutY: trunkTwist * 0.5)
-        let shoulderMid = trunk.up * (0.5 * s)
-        let head = shoulderMid + trunk.up * (0.24 * s)
-        set(.nose, head + trunk.forward * (0.1 * s))
+        // Frames are rotations about their own axes; the columns are the person's left, up and forward.
+        let trunk = SkeletonRotation.aboutY(degrees: trunkTwist * 0.5) * .aboutX(degrees: trunkLean)
+            * .aboutZ(degrees: -trunkSideLean)
+        let shoulderFrame = trunk * .aboutY(degrees: trunkTwist * 0.5)
+        let (trunkUp, trunkForward) = (trunk.columns.1, trunk.columns.2)
+        let (shoulderLeft, shoulderUp, shoulderForward) = shoulderFrame.columns
+        let shoulderMid = trunkUp * (0.5 * s)
+        let head = shoulderMid + trunkUp * (0.24 * s)
+        set(.nose, head + trunkForward * (0.1 * s))
         for (side, sign) in [(BodySide.left, 1.0), (.right, -1.0)] {
-            let lateral = shoulderFrame.left * sign
+            let lateral = shoulderLeft * sign
             let shoulder = shoulderMid + lateral * (0.19 * s)
             let arm = side == .left ? leftArm : rightArm
-            let upper = shoulderFrame.direction(arm, sign: sign)
+            let upper = shoulderFrame * Self.direction(arm, sign: sign)
             let elbow = shoulder + upper * (0.30 * s)
-            let fore = Frame.bent(upper, by: arm.bend, towards: shoulderFrame.up + shoulderFrame.forward)
+            let fore = Self.bent(upper, by: arm.bend, towards: shoulderUp + shoulderForward)
             let wrist = elbow + fore * (0.27 * s)
             let hip = Vector3(x: sign * 0.1 * s, y: 0, z: 0)
             let leg = side == .left ? leftLeg : rightLeg
-            let thigh = Frame.identity.direction(leg, sign: sign)
+            let thigh = Self.direction(leg, sign: sign)
             var knee = hip + thigh * (0.45 * s)
-            let shank = Frame.bent(thigh, by: leg.bend, towards: Vector3(x: 0, y: -1, z: -1))
+            let shank = Self.bent(thigh, by: leg.bend, towards: Vector3(x: 0, y: -1, z: -1))
             let ankle = knee + shank * (0.43 * s)
             knee.x -= sign * kneesInward
             let left = side == .left
@@ -77,15 +80,15 @@ public struct StickFigure: Sendable, Hashable {
             set(left ? .leftAnkle : .rightAnkle, ankle)
             set(left ? .leftHeel : .rightHeel, ankle + Vector3(x: 0, y: -0.05 * s, z: -0.05 * s))
             set(left ? .leftFootIndex : .rightFootIndex, ankle + Vector3(x: 0, y: -0.07 * s, z: 0.17 * s))
-            let face = head + trunk.forward * (0.08 * s)
+            let face = head + trunkForward * (0.08 * s)
             set(left ? .leftEar : .rightEar, head + lateral * (0.075 * s))
-            set(left ? .leftEye : .rightEye, face + trunk.up * (0.03 * s) + lateral * (0.032 * s))
-            set(left ? .leftEyeInner : .rightEyeInner, face + trunk.up * (0.03 * s) + lateral * (0.018 * s))
-            set(left ? .leftEyeOuter : .rightEyeOuter, face + trunk.up * (0.03 * s) + lateral * (0.046 * s))
-            set(left ? .mouthLeft : .mouthRight, face - trunk.up * (0.035 * s) + lateral * (0.025 * s))
+            set(left ? .leftEye : .rightEye, face + trunkUp * (0.03 * s) + lateral * (0.032 * s))
+            set(left ? .leftEyeInner : .rightEyeInner, face + trunkUp * (0.03 * s) + lateral * (0.018 * s))
+            set(left ? .leftEyeOuter : .rightEyeOuter, face + trunkUp * (0.03 * s) + lateral * (0.046 * s))
+            set(left ? .mouthLeft : .mouthRight, face - trunkUp * (0.035 * s) + lateral * (0.025 * s))
         }
-        let pitched = Frame.identity.rotated(aboutX: bodyPitch)
-        points = points.map { pitched.apply($0) }
+        let pitched = SkeletonRotation.aboutX(degrees: bodyPitch)
+        points = points.map { pitched * $0 }
         if grounded, let lowest = points.map(\.y).min() {
             points = points.map { Vector3(x: $0.x, y: $0.y - lowest, z: $0.z) }
         }
@@ -93,38 +96,13 @@ public struct StickFigure: Sendable, Hashable {
     }
 }
 
-/// An orthonormal frame, for the stick figure's rotations.
-struct Frame: Sendable, Hashable {
-    var left: Vector3
-    var up: Vector3
-    var forward: Vector3
-
-    static let identity = Frame(
-        left: Vector3(x: 1, y: 0, z: 0), up: Vector3(x: 0, y: 1, z: 0), forward: Vector3(x: 0, y: 0, z: 1))
-
-    func apply(_ v: Vector3) -> Vector3 { left * v.x + up * v.y + forward * v.z }
-
-    /// Rotates the frame about its own axes (degrees; positive x tips `up` towards `forward`).
-    func rotated(aboutX degrees: Double) -> Frame {
-        let a = degrees * .pi / 180
-        return Frame(left: left, up: up * cos(a) + forward * sin(a), forward: forward * cos(a) - up * sin(a))
-    }
-
-    func rotated(aboutY degrees: Double) -> Frame {
-        let a = degrees * .pi / 180
-        return Frame(left: left * cos(a) - forward * sin(a), up: up, forward: forward * cos(a) + left * sin(a))
-    }
-
-    func rotated(aboutZ degrees: Double) -> Frame {
-        let a = degrees * .pi / 180
-        return Frame(left: left * cos(a) + up * sin(a), up: up * cos(a) - left * sin(a), forward: forward)
-    }
-
-    /// The unit direction of a limb's proximal segment in this frame; `sign` is +1 on the left side, −1 on the right.
-    func direction(_ limb: StickFigure.Limb, sign: Double) -> Vector3 {
+extension StickFigure {
+    /// The unit direction of a limb's proximal segment in the body frame (x left, y up, z forward); `sign` is +1 on
+    /// the left side, −1 on the right.
+    static func direction(_ limb: Limb, sign: Double) -> Vector3 {
         let e = limb.elevation * .pi / 180
         let p = limb.plane * .pi / 180
-        return left * (sign * sin(e) * cos(p)) - up * cos(e) + forward * (sin(e) * sin(p))
+        return Vector3(x: sign * sin(e) * cos(p), y: -cos(e), z: sin(e) * sin(p))
     }
 
     /// `segment` turned by `degrees` towards `hint` (the part of `hint` perpendicular to it).

@@ -3,7 +3,7 @@ import FormaMotionLab
 import Testing
 
 @Suite struct RepetitionFeaturesTests {
-    private func abduction(side: SkeletonSide, peak: Double, yaw: Double = 0, plane: Double = 0) -> SkeletonSequence {
+    private func abduction(side: BodySide, peak: Double, yaw: Double = 0, plane: Double = 0) -> SkeletonSequence {
         var neutral = SyntheticSkeleton()
         neutral.yaw = yaw
         neutral.armPlane = plane
@@ -36,7 +36,7 @@ import Testing
 
         try withEveryFormSeed(1...100) { seed, generator in
             // act
-            let side: SkeletonSide = Bool.random(using: &generator) ? .left : .right
+            let side: BodySide = Bool.random(using: &generator) ? .left : .right
             var neutral = SyntheticSkeleton()
             neutral.yaw = .random(in: -70...70, using: &generator)
             neutral.armPlane = 30

@@ -25,7 +25,7 @@ struct SyntheticSkeleton {
         func set(_ joint: AnatomicalJoint, lateral: Double, up: Double, forward: Double) {
             joints[joint.rawValue] = Vector3(x: lateral, y: up, z: forward)
         }
-        for (side, outward) in [(SkeletonSide.left, 1.0), (.right, -1.0)] {
+        for (side, outward) in [(BodySide.left, 1.0), (.right, -1.0)] {
             let hip = Vector3(x: 10 * outward, y: hipHeight, z: 0)
             let knee = hip + Vector3(x: 0, y: -thigh * cos(half), z: thigh * sin(half))
             let ankle = knee + Vector3(x: 0, y: -shank * cos(half), z: -shank * sin(half))
@@ -43,7 +43,7 @@ struct SyntheticSkeleton {
         joints[AnatomicalJoint.neck.rawValue] = pelvis + up * 55
         joints[AnatomicalJoint.head.rawValue] = pelvis + up * 62
         joints[AnatomicalJoint.headTop.rawValue] = pelvis + up * 75
-        for (side, outward, elevation) in [(SkeletonSide.left, 1.0, leftArmElevation),
+        for (side, outward, elevation) in [(BodySide.left, 1.0, leftArmElevation),
                                            (.right, -1.0, rightArmElevation)] {
             let shoulder = pelvis + up * 50 + Vector3(x: 18 * outward, y: 0, z: 0)
             let theta = elevation * .pi / 180, phi = armPlane * .pi / 180
@@ -54,11 +54,8 @@ struct SyntheticSkeleton {
             joints[AnatomicalJoint.limb(.elbow, side: side).rawValue] = shoulder + direction * 28
             joints[AnatomicalJoint.limb(.wrist, side: side).rawValue] = shoulder + direction * 54
         }
-        let turn = yaw * .pi / 180
-        let placed = joints.map { point in
-            Vector3(x: point.x * cos(turn) + point.z * sin(turn), y: point.y,
-                          z: -point.x * sin(turn) + point.z * cos(turn)) + position
-        }
+        let turn = SkeletonRotation.aboutY(degrees: yaw)
+        let placed = joints.map { point in turn * point + position }
         return SkeletonPose(positions: placed)!
     }
 

@@ -90,18 +90,32 @@ import Testing
 
     @Test func uiprmdForwardKinematics_keepsBoneLengths() {
         // setup: a straight chain with rotations everywhere; offsets of length 10.
-        let positions: [Double] = (0..<22).flatMap { (joint: Int) -> [Double] in
-            joint == 0 ? [0.0, 100, -250] : [0.0, 10, 0]
-        }
-        let angles: [Double] = (0..<22).flatMap { (joint: Int) -> [Double] in
-            [Double(joint) * 3, Double(joint) * -2, 7.0]
-        }
+        let offsets = (0..<22).map { joint in joint == 0 ? Vector3(x: 0, y: 100, z: -250) : Vector3(x: 0, y: 10, z: 0) }
+        let angles = (0..<22).map { joint in Vector3(x: Double(joint) * 3, y: Double(joint) * -2, z: 7) }
         // act
-        let joints = UIPRMDKinect.absoluteJoints(positions, angles)
+        let joints = UIPRMDForwardKinematics.absolutePositions(offsets: offsets, angles: angles)
         // verify
         for joint in 1..<22 {
             let parent = UIPRMDJoint.allCases[joint].parent?.rawValue ?? 0
             #expect(abs((joints[joint] - joints[parent]).length - 10) < 1e-9)
         }
+    }
+
+    @Test func uiprmdKinect_projectsFifteenJointsOntoTheirLandmarks_headAsNose() throws {
+        // setup: a standing skeleton 2.5 m in front of the camera, left hand raised to the side.
+        var positions = [Vector3](repeating: Vector3(x: 0, y: 100, z: 250), count: AnatomicalJoint.count)
+        positions[AnatomicalJoint.head.rawValue] = Vector3(x: 0, y: 170, z: 250)
+        positions[AnatomicalJoint.leftWrist.rawValue] = Vector3(x: 60, y: 150, z: 250)
+        positions[AnatomicalJoint.rightToe.rawValue] = Vector3(x: -15, y: 2, z: 240)
+        let pose = try #require(SkeletonPose(positions: positions))
+        // act
+        let frame = try #require(UIPRMDKinect.recording(SkeletonSequence(framesPerSecond: 30, poses: [pose])).frames.first)
+        // verify
+        let visible = PoseLandmark.allCases.filter { frame[$0].visibility > 0 }
+        #expect(visible.count == 15)
+        #expect(Set(visible).isSuperset(of: [.nose, .leftWrist, .rightFootIndex, .leftHip, .rightShoulder]))
+        #expect(frame[.leftEye].visibility == 0 && frame[.leftIndex].visibility == 0)
+        #expect(frame[.nose].y < frame[.leftWrist].y && frame[.leftWrist].y < frame[.rightFootIndex].y)
+        #expect(frame[.leftWrist].x > 0.5 && frame[.rightFootIndex].x < 0.5)
     }
 }

@@ -70,11 +70,11 @@ import FormaMotionLab
         var frames: [PoseFrame] = []
         for episode in 1...10 {
             let name = String(format: "m01_s01_e%02d", episode)
-            let positions = try Self.gunzip(root.appendingPathComponent("positions/\(name)_positions.txt.gz"))
-            let angles = try Self.gunzip(root.appendingPathComponent("angles/\(name)_angles.txt.gz"))
+            let positions = try Self.table(root.appendingPathComponent("positions/\(name)_positions.txt.gz"))
+            let angles = try Self.table(root.appendingPathComponent("angles/\(name)_angles.txt.gz"))
+            let skeleton = try UIPRMDForwardKinematics.skeleton(positions: positions, angles: angles)
             let start = frames.last.map { $0.timeSeconds + 1.0 / 30 } ?? 0
-            frames += try UIPRMDKinect.recording(
-                positions: UIPRMDKinect.rows(positions), angles: UIPRMDKinect.rows(angles), startSeconds: start).frames
+            frames += UIPRMDKinect.recording(skeleton, startSeconds: start).frames
         }
         let exercise = try #require(PoseExercises.named("deep-squat"))
         // act
@@ -84,7 +84,8 @@ import FormaMotionLab
         #expect(analysis.repetitions.allSatisfy { $0.turningValue < 100 }, "UI-PRMD deep squats bend the knee below 100°")
     }
 
-    static func gunzip(_ url: URL) throws -> String {
+    /// One gzip-compressed UI-PRMD file, decompressed with the system's gzip and read with `UIPRMDTextReader`.
+    static func table(_ url: URL) throws -> UIPRMDTable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["gzip", "-dc", url.path]
@@ -93,6 +94,6 @@ import FormaMotionLab
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try UIPRMDTextReader.parse(utf8: [UInt8](data), source: url.lastPathComponent)
     }
 }

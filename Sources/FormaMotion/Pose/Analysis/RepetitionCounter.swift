@@ -62,16 +62,14 @@ struct RepetitionCounter: Sendable {
     let bothWays: Bool
     var tuning = Tuning()
 
-    /// The tracker's jitter on this signal (standard deviation, signal units), measured by the analyser while the
-    /// person is still; every threshold stays a safe multiple above it, so noise alone never makes a repetition.
+    /// The tracker's jitter on this signal (standard deviation, signal units), measured by the analyser whenever no
+    /// repetition is under way; every threshold stays a safe multiple above it, so noise alone never makes a
+    /// repetition.
     var noiseLevel = 0.0
 
     private(set) var rest: Double?
     private(set) var typicalExcursion: Double?
     private(set) var isMoving = false
-    /// Whether the last sample was past the warm-up and near the start position, not moving: the only samples from
-    /// which the tracker's jitter may be learnt (a first repetition under way is movement, not noise).
-    private(set) var isNearRest = false
     /// False right after a repetition ends, until the signal is back near the start: stops the tail of one
     /// repetition from opening the next.
     private var isArmed = true
@@ -138,7 +136,6 @@ struct RepetitionCounter: Sendable {
         if isMoving && elapsed > tuning.maximumGapSeconds { abandon() }
         let signed = value - rest
         let excursion = bothWays ? abs(signed) : direction * signed
-        isNearRest = !isMoving && excursion <= enterThreshold
 
         guard isMoving else {
             followRest(towards: value, excursion: excursion, elapsed: elapsed)

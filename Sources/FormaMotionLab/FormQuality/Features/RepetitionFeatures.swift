@@ -11,12 +11,12 @@ public struct RepetitionFeatures: Sendable, Hashable, Codable {
     /// Values in `FormFeature.all` order.
     public var values: [Double]
     /// The side the active-limb features describe.
-    public var activeSide: SkeletonSide
+    public var activeSide: BodySide
 
     /// Wraps feature values computed elsewhere, checking that there is one finite value per feature.
     ///
     /// - Throws: `FormQualityInputError` for a wrong count or a NaN or infinite value.
-    public init(values: [Double], activeSide: SkeletonSide) throws(FormQualityInputError) {
+    public init(values: [Double], activeSide: BodySide) throws(FormQualityInputError) {
         guard values.count == FormFeature.all.count else {
             throw .wrongFeatureCount(found: values.count, expected: FormFeature.all.count)
         }

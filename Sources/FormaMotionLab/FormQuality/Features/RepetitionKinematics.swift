@@ -12,7 +12,7 @@ import FormaMotion
 /// coordinate systems", J. Biomech. 2002/2005, simplified to segment angles measured against the body frame.
 public struct RepetitionKinematics: Sendable, Hashable {
     /// The side whose limb moves most; the `active…` signals describe it.
-    public var activeSide: SkeletonSide
+    public var activeSide: BodySide
     /// One array per signal, each with one value per frame.
     public var signals: [FormSignal: [Double]]
     /// Frames per second of the source.
@@ -100,7 +100,7 @@ public struct RepetitionKinematics: Sendable, Hashable {
 
     /// The side whose wrist or ankle travels furthest relative to the hip centre: arm movements are judged by the
     /// arms when the arms move more than the legs, and by the legs otherwise.
-    static func activeSide(of poses: [SkeletonPose], in frame: BodyFrame) -> SkeletonSide {
+    static func activeSide(of poses: [SkeletonPose], in frame: BodyFrame) -> BodySide {
         func travel(_ joint: AnatomicalJoint) -> Double {
             var low = (Double.infinity, Double.infinity, Double.infinity)
             var high = (-Double.infinity, -Double.infinity, -Double.infinity)

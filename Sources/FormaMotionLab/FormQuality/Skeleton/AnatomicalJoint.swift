@@ -40,7 +40,7 @@ public enum AnatomicalJoint: Int, CaseIterable, Sendable, Hashable, Codable {
     }
 
     /// The joint on the given side of the body, for the limb joints; the joint itself for midline joints.
-    public static func limb(_ joint: LimbSegmentJoint, side: SkeletonSide) -> AnatomicalJoint {
+    public static func limb(_ joint: LimbSegmentJoint, side: BodySide) -> AnatomicalJoint {
         let left = side == .left
         switch joint {
         case .shoulder: return left ? .leftShoulder : .rightShoulder
@@ -52,14 +52,6 @@ public enum AnatomicalJoint: Int, CaseIterable, Sendable, Hashable, Codable {
         case .toe: return left ? .leftToe : .rightToe
         }
     }
-}
-
-/// A side of the body as the person sees it (their left, whichever way they face the camera).
-public enum SkeletonSide: String, CaseIterable, Sendable, Hashable, Codable {
-    case left, right
-
-    /// The other side.
-    public var opposite: SkeletonSide { self == .left ? .right : .left }
 }
 
 /// A limb joint named without its side.
