@@ -37,7 +37,8 @@ struct LiveSessionLeases {
             .filter(\.$companyID == person.companyID)
             .filter(\.$userID == person.userID)
             .all()
-        let heldUntil = Dictionary(held.map { ($0.slot, $0.leaseUntil) }, uniquingKeysWith: max)
+        // One row per slot: `(user_id, slot)` is unique.
+        let heldUntil = held.reduce(into: [Int: Date]()) { $0[$1.slot] = $1.leaseUntil }
         for slot in 0..<max(limit, 0) {
             if let leaseUntil = heldUntil[slot] {
                 guard leaseUntil < now else { continue }
