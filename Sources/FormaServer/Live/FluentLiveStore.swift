@@ -3,6 +3,7 @@ import FormaCore
 import FormaLive
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import Vapor
 
 /// The server's ``LiveSessionStore``: tokens and workouts from the database, sets and challenge scores into it, and
@@ -12,12 +13,19 @@ struct FluentLiveStore: LiveSessionStore {
     let logger: Logger
     /// The session's id, which its lease row names.
     let sessionID: UUID
-    /// The lease the session holds once its token is checked.
-    let lease: LiveLeaseHolder
     /// Taken when the session opens: a session that finishes (and gives back its place) while the application shuts
     /// down gets an error from the closed pool, not a crash looking up a database that is gone.
     let database: any Database
+    /// The lease the session holds once its token is checked.
+    private let lease = LiveLeaseHolder()
     private var limits: LiveLimits { application.formaConfiguration.live }
+
+    init(application: Application, logger: Logger, sessionID: UUID, database: any Database) {
+        self.application = application
+        self.logger = logger
+        self.sessionID = sessionID
+        self.database = database
+    }
 
     func openSession(token: String) async throws(LiveClose) -> LivePerson {
         let person: LivePerson
@@ -55,17 +63,23 @@ struct FluentLiveStore: LiveSessionStore {
         }
     }
 
-    /// Renews `held`, which ``LiveLeaseHolder/dueForRenewal(at:)`` handed out at `now`.
-    func renew(_ held: LiveSessionLeases.Lease, now: Date) async {
-        do {
-            let holds = try await LiveSessionLeases(database: database).renew(held, now: now)
-            if !holds, lease.lease != nil {
-                logger.warning("live session lease was taken over after it ran out; the session no longer counts")
+    /// Renews the session's lease when ``LiveSessionLeases/renewalInterval`` has passed on the application's clock
+    /// since the last renewal and none is running. The session's watchdog calls it on every tick; the task returned
+    /// is the renewal it started.
+    @discardableResult
+    func renewIfDue(now: Date) -> Task<Void, Never>? {
+        guard let held = lease.dueForRenewal(at: now) else { return nil }
+        return Task {
+            do {
+                let holds = try await LiveSessionLeases(database: database).renew(held, now: now)
+                if !holds, lease.lease != nil {
+                    logger.warning("live session lease was taken over after it ran out; the session no longer counts")
+                }
+                lease.renewed(at: now)
+            } catch {
+                logger.error("live session lease not renewed", metadata: ["error": .string(String(reflecting: error))])
+                lease.renewed(at: nil)
             }
-            lease.renewed(at: now)
-        } catch {
-            logger.error("live session lease not renewed", metadata: ["error": .string(String(reflecting: error))])
-            lease.renewed(at: nil)
         }
     }
 
@@ -105,6 +119,50 @@ struct FluentLiveStore: LiveSessionStore {
                 companyID: person.companyID, userID: person.userID, poseExercise: exercise, seconds: seconds,
                 reps: reps, createdAt: now, source: source.rawValue
             ).create(on: database)
+        }
+    }
+}
+
+/// The lease one live session holds, and when it was last renewed on the application's clock.
+private final class LiveLeaseHolder: Sendable {
+    private struct State {
+        var lease: LiveSessionLeases.Lease?
+        var renewedAt: Date?
+        var renewing = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    var lease: LiveSessionLeases.Lease? { state.withLockedValue { $0.lease } }
+
+    func hold(_ lease: LiveSessionLeases.Lease, at now: Date) {
+        state.withLockedValue { $0 = State(lease: lease, renewedAt: now) }
+    }
+
+    /// Hands back the lease, which the holder forgets.
+    func take() -> LiveSessionLeases.Lease? {
+        state.withLockedValue { state in
+            defer { state = State() }
+            return state.lease
+        }
+    }
+
+    /// The lease to renew when ``LiveSessionLeases/renewalInterval`` has passed since the last renewal and none is
+    /// running; call ``renewed(at:)`` when it is done.
+    func dueForRenewal(at now: Date) -> LiveSessionLeases.Lease? {
+        state.withLockedValue { state in
+            guard let lease = state.lease, let renewedAt = state.renewedAt, !state.renewing,
+                now.timeIntervalSince(renewedAt) >= LiveSessionLeases.renewalInterval
+            else { return nil }
+            state.renewing = true
+            return lease
+        }
+    }
+
+    func renewed(at now: Date?) {
+        state.withLockedValue { state in
+            state.renewing = false
+            if let now { state.renewedAt = now }
         }
     }
 }

@@ -31,8 +31,7 @@ enum LiveSession {
         webSocket.onBinary { _, buffer in queue(.frame(Array(buffer.readableBytesView))) }
         let sessionID = UUID()
         let store = FluentLiveStore(
-            application: application, logger: logger, sessionID: sessionID, lease: LiveLeaseHolder(),
-            database: application.db)
+            application: application, logger: logger, sessionID: sessionID, database: application.db)
         let formaClock = application.formaClock
         let watchdog = webSocket.eventLoop.scheduleRepeatedTask(
             initialDelay: .milliseconds(100), delay: .milliseconds(100)
@@ -40,8 +39,7 @@ enum LiveSession {
             // A tick that finds the queue full is skipped: the next one will do.
             _ = continuation.yield((.tick, clock.now))
             // The lease on the person's session place is renewed on the application's clock.
-            let now = formaClock.now
-            if let held = store.lease.dueForRenewal(at: now) { Task { await store.renew(held, now: now) } }
+            store.renewIfDue(now: formaClock.now)
         }
         webSocket.onClose.whenComplete { _ in
             watchdog.cancel()
