@@ -63,22 +63,26 @@ struct FluentLiveStore: LiveSessionStore {
         }
     }
 
-    /// Renews the session's lease when ``LiveSessionLeases/renewalInterval`` has passed on the application's clock
-    /// since the last renewal and none is running. The session's watchdog calls it on every tick; the task returned
-    /// is the renewal it started.
+    /// Renews the session's lease when it is due on the application's clock: ``LiveSessionLeases/renewalInterval``
+    /// after the last renewal, or ``LiveSessionLeases/renewalRetryDelay`` after one that failed (not on every tick
+    /// while the database is down), and never again once another session has taken the place over. The session's
+    /// watchdog calls it on every tick; the task returned is the renewal it started.
     @discardableResult
     func renewIfDue(now: Date) -> Task<Void, Never>? {
         guard let held = lease.dueForRenewal(at: now) else { return nil }
         return Task {
             do {
-                let holds = try await LiveSessionLeases(database: database).renew(held, now: now)
-                if !holds, lease.lease != nil {
-                    logger.warning("live session lease was taken over after it ran out; the session no longer counts")
+                if try await LiveSessionLeases(database: database).renew(held, now: now) {
+                    lease.renewed(held, at: now)
+                } else if lease.lost(held) {
+                    logger.warning(
+                        "live session lease was taken over after it ran out; the session no longer counts and stops renewing it")
                 }
-                lease.renewed(at: now)
             } catch {
-                logger.error("live session lease not renewed", metadata: ["error": .string(String(reflecting: error))])
-                lease.renewed(at: nil)
+                logger.error(
+                    "live session lease not renewed; trying again in \(Int(LiveSessionLeases.renewalRetryDelay)) s",
+                    metadata: ["error": .string(String(reflecting: error))])
+                lease.renewalFailed(held, at: now)
             }
         }
     }
@@ -123,20 +127,20 @@ struct FluentLiveStore: LiveSessionStore {
     }
 }
 
-/// The lease one live session holds, and when it was last renewed on the application's clock.
+/// The lease one live session holds, and when it is next due for renewal on the application's clock.
 private final class LiveLeaseHolder: Sendable {
     private struct State {
         var lease: LiveSessionLeases.Lease?
-        var renewedAt: Date?
-        var renewing = false
+        /// `nil` while a renewal runs.
+        var nextRenewal: Date?
     }
 
     private let state = NIOLockedValueBox(State())
 
-    var lease: LiveSessionLeases.Lease? { state.withLockedValue { $0.lease } }
-
     func hold(_ lease: LiveSessionLeases.Lease, at now: Date) {
-        state.withLockedValue { $0 = State(lease: lease, renewedAt: now) }
+        state.withLockedValue {
+            $0 = State(lease: lease, nextRenewal: now.addingTimeInterval(LiveSessionLeases.renewalInterval))
+        }
     }
 
     /// Hands back the lease, which the holder forgets.
@@ -147,22 +151,39 @@ private final class LiveLeaseHolder: Sendable {
         }
     }
 
-    /// The lease to renew when ``LiveSessionLeases/renewalInterval`` has passed since the last renewal and none is
-    /// running; call ``renewed(at:)`` when it is done.
+    /// The lease to renew when its renewal is due and none is running; tell the holder how it went with
+    /// ``renewed(_:at:)``, ``renewalFailed(_:at:)`` or ``lost(_:)``.
     func dueForRenewal(at now: Date) -> LiveSessionLeases.Lease? {
         state.withLockedValue { state in
-            guard let lease = state.lease, let renewedAt = state.renewedAt, !state.renewing,
-                now.timeIntervalSince(renewedAt) >= LiveSessionLeases.renewalInterval
-            else { return nil }
-            state.renewing = true
+            guard let lease = state.lease, let next = state.nextRenewal, now >= next else { return nil }
+            state.nextRenewal = nil
             return lease
         }
     }
 
-    func renewed(at now: Date?) {
+    /// `held` was renewed at `now`: the next renewal is due a full interval later.
+    func renewed(_ held: LiveSessionLeases.Lease, at now: Date) {
+        scheduleRenewal(of: held, at: now.addingTimeInterval(LiveSessionLeases.renewalInterval))
+    }
+
+    /// Renewing `held` failed at `now`: it is tried again after the retry delay.
+    func renewalFailed(_ held: LiveSessionLeases.Lease, at now: Date) {
+        scheduleRenewal(of: held, at: now.addingTimeInterval(LiveSessionLeases.renewalRetryDelay))
+    }
+
+    /// Another session took `held`'s place over: the holder forgets it, so it is neither renewed nor given back.
+    /// `false` when the session had already given it back (closing), which is why the renewal found no row.
+    func lost(_ held: LiveSessionLeases.Lease) -> Bool {
         state.withLockedValue { state in
-            state.renewing = false
-            if let now { state.renewedAt = now }
+            guard state.lease == held else { return false }
+            state = State()
+            return true
+        }
+    }
+
+    private func scheduleRenewal(of held: LiveSessionLeases.Lease, at next: Date) {
+        state.withLockedValue { state in
+            if state.lease == held { state.nextRenewal = next }
         }
     }
 }

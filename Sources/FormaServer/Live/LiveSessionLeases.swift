@@ -15,6 +15,9 @@ struct LiveSessionLeases {
     static let leaseDuration: TimeInterval = 60
     /// How often an open session renews its lease.
     static let renewalInterval: TimeInterval = 20
+    /// How long after a failed renewal (the database did not answer) the session tries again; the lease has most of
+    /// its time left.
+    static let renewalRetryDelay: TimeInterval = 5
 
     /// A slot held by one session.
     struct Lease: Sendable, Equatable {
