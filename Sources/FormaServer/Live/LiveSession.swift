@@ -45,7 +45,8 @@ enum LiveSession {
             watchdog.cancel()
             continuation.finish()
         }
-        application.liveSessions.add(session: sessionID, .init(channelGuard: channelGuard, clock: clock))
+        // Tests find the session by id to move its clock and pace a replay by the messages it took.
+        let registered = application.liveSessions.add(session: sessionID, clock: clock)
         let driver = Driver(
             machine: LiveSessionMachine(
                 sessionID: sessionID, limits: application.formaConfiguration.live, openedAt: clock.now),
@@ -59,11 +60,7 @@ enum LiveSession {
         }
         Task {
             var driver = driver
-            let counted = inputs.map { stamped in
-                if case .tick = stamped.input {} else { channelGuard.messageTaken() }
-                return stamped
-            }
-            let close = await driver.run(bearer: bearer, inputs: counted)
+            let close = await driver.run(bearer: bearer, inputs: registered.counting(inputs))
             application.liveSessions.remove(session: sessionID)
             // The driver knows the closes it made; the channel guard those it made below websocket-kit (size,
             // malformed frames, a client that does not read), after which the client's reply ended the queue.
