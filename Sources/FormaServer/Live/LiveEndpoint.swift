@@ -62,16 +62,10 @@ extension Application {
         typealias Value = @Sendable () -> any LiveClock
     }
 
-    /// Makes the monotonic clock a new live session reads (rates, hello and idle limits, a challenge's bound): the
-    /// process's `ContinuousClock` for every session; tests give each session a manual clock of its own.
+    /// Makes the monotonic clock a new live session reads (rates, hello and idle limits, a challenge's bound): a
+    /// ``MonotonicLiveClock`` of its own unless one is configured; tests give each session a manual clock.
     var makeLiveClock: @Sendable () -> any LiveClock {
-        get {
-            if let make = storage[LiveClockKey.self] { return make }
-            let clock = MonotonicLiveClock()
-            let make: @Sendable () -> any LiveClock = { clock }
-            storage[LiveClockKey.self] = make
-            return make
-        }
+        get { storage[LiveClockKey.self] ?? { MonotonicLiveClock() } }
         set { storage[LiveClockKey.self] = newValue }
     }
 }
