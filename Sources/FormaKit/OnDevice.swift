@@ -39,6 +39,17 @@ public struct PoseLandmarkPoint: Sendable, Hashable {
     }
 }
 
+extension PoseLandmarkPoint {
+    /// FormaMotion's landmarks for a frame's points, which must be all 33 (or `nil`, nobody in the picture).
+    fileprivate static func landmarks(_ points: [PoseLandmarkPoint]?) throws(FormaError) -> [Landmark]? {
+        guard let points else { return nil }
+        guard points.count == PoseLandmark.count else {
+            throw .invalidArgument(field: "landmarks", message: "\(points.count) points; send 33 or none")
+        }
+        return points.map { Landmark(x: $0.x, y: $0.y, z: $0.z, visibility: $0.visibility) }
+    }
+}
+
 /// Counts repetitions and spots form mistakes on the device, with FormaMotion, without a network: feed it each
 /// camera frame's landmarks (33 BlazePose points, or Apple Vision's body joints) and it returns the events a live
 /// session would.
@@ -61,12 +72,7 @@ public struct OnDeviceCounter: Sendable {
 
     /// One frame of 33 BlazePose landmarks, or `nil` when nobody is in the picture. Times must increase.
     public mutating func process(timeSeconds: Double, landmarks: [PoseLandmarkPoint]?) throws(FormaError) -> [LiveEvent] {
-        if let landmarks, landmarks.count != PoseLandmark.count {
-            throw .invalidArgument(field: "landmarks", message: "\(landmarks.count) points; send 33 or none")
-        }
-        let frame = PoseFrame(
-            timeSeconds: timeSeconds,
-            landmarks: landmarks?.map { Landmark(x: $0.x, y: $0.y, z: $0.z, visibility: $0.visibility) })
+        let frame = PoseFrame(timeSeconds: timeSeconds, landmarks: try PoseLandmarkPoint.landmarks(landmarks))
         return events(analyzer.process(frame))
     }
 
@@ -100,17 +106,10 @@ public struct OnDeviceCounter: Sendable {
 public enum LiveFrameEncoder {
     public static func encode(timeSeconds: Double, landmarks: [PoseLandmarkPoint]?) throws(FormaError) -> Data {
         guard timeSeconds.isFinite else { throw .invalidArgument(field: "timeSeconds", message: "must be finite") }
-        if let landmarks {
-            guard landmarks.count == 33 else {
-                throw .invalidArgument(field: "landmarks", message: "\(landmarks.count) points; send 33 or none")
-            }
-            guard landmarks.allSatisfy({ [$0.x, $0.y, $0.z, $0.visibility].allSatisfy(\.isFinite) }) else {
-                throw .invalidArgument(field: "landmarks", message: "values must be finite numbers")
-            }
+        let landmarks = try PoseLandmarkPoint.landmarks(landmarks)
+        guard landmarks?.allSatisfy(\.isFinite) ?? true else {
+            throw .invalidArgument(field: "landmarks", message: "values must be finite numbers")
         }
-        let frame = PoseFrame(
-            timeSeconds: timeSeconds,
-            landmarks: landmarks?.map { Landmark(x: $0.x, y: $0.y, z: $0.z, visibility: $0.visibility) })
-        return Data(LiveFrameCodec.encode(frame))
+        return Data(LiveFrameCodec.encode(PoseFrame(timeSeconds: timeSeconds, landmarks: landmarks)))
     }
 }

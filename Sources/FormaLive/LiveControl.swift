@@ -55,8 +55,15 @@ public enum LiveControl: Sendable, Equatable, Codable {
             self = .hello(token: try Self.required(.token, in: container))
         case "start":
             // Checked in this order, so that a message with several faults is always refused for the same one.
-            let aspectRatio = try Self.aspectRatio(in: container)
-            let challengeSeconds = try Self.challengeSeconds(in: container)
+            let aspectRatio = try Self.number(
+                .aspectRatio, problem: "must be a number from 0.1 to 10", valid: Self.aspectRatios.contains, in: container)
+            let seconds = LiveLimits.challengeSeconds
+            let challengeSeconds = try Self.number(
+                .challengeSeconds,
+                problem: "must be a whole number of seconds from \(seconds.lowerBound) to \(seconds.upperBound)",
+                valid: { $0 == $0.rounded() && Double(seconds.lowerBound) <= $0 && $0 <= Double(seconds.upperBound) },
+                in: container
+            ).map { Int($0) }
             self = .start(
                 exercise: try Self.required(.exercise, in: container),
                 workoutID: try Self.string(.workoutId, in: container),
@@ -122,20 +129,6 @@ public enum LiveControl: Sendable, Equatable, Codable {
         LiveProblem(field: key.stringValue, message: "must be a non-empty string of at most \(maximumStringBytes) bytes")
     }
 
-    /// `aspectRatio`: a number (`true` is not one) from 0.1 to 10; `null` counts as absent.
-    private static func aspectRatio(in container: KeyedDecodingContainer<Key>) throws -> Double? {
-        let problem = LiveProblem(field: "aspectRatio", message: "must be a number from 0.1 to 10")
-        let value: Double?
-        do {
-            value = try container.decodeIfPresent(Double.self, forKey: .aspectRatio)
-        } catch {
-            throw problem
-        }
-        guard let value else { return nil }
-        guard aspectRatios.contains(value) else { throw problem }
-        return value
-    }
-
     /// `source`: `camera` or `replay`; `null` counts as absent.
     private static func source(in container: KeyedDecodingContainer<Key>) throws -> LiveSource? {
         guard let text = try string(.source, in: container) else { return nil }
@@ -145,22 +138,20 @@ public enum LiveControl: Sendable, Equatable, Codable {
         return source
     }
 
-    private static func challengeSeconds(in container: KeyedDecodingContainer<Key>) throws -> Int? {
-        let range = LiveLimits.challengeSeconds
-        let problem = LiveProblem(
-            field: "challengeSeconds",
-            message: "must be a whole number of seconds from \(range.lowerBound) to \(range.upperBound)")
+    /// A number field (`true` is not one) that `valid` accepts, else `problem`; `null` counts as absent.
+    private static func number(
+        _ key: Key, problem: String, valid: (Double) -> Bool, in container: KeyedDecodingContainer<Key>
+    ) throws -> Double? {
+        let problem = LiveProblem(field: key.stringValue, message: problem)
         let value: Double?
         do {
-            value = try container.decodeIfPresent(Double.self, forKey: .challengeSeconds)
+            value = try container.decodeIfPresent(Double.self, forKey: key)
         } catch {
             throw problem
         }
         guard let value else { return nil }
-        guard value == value.rounded(), Double(range.lowerBound) <= value, value <= Double(range.upperBound) else {
-            throw problem
-        }
-        return Int(value)
+        guard valid(value) else { throw problem }
+        return value
     }
 }
 

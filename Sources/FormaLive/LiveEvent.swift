@@ -154,17 +154,24 @@ public enum LiveEvent: Sendable, Equatable, Codable {
     /// The `type` the event has on the wire.
     public var type: String {
         switch self {
-        case .ready: "ready"
-        case .repetition: "rep"
-        case .partial: "partial"
-        case .mistake: "mistake"
-        case .leftFrame: "left_frame"
-        case .returnedToFrame: "returned_frame"
-        case .set: "set"
-        case .summary: "summary"
-        case .challenge: "challenge"
+        case .ready: Kind.ready.rawValue
+        case .repetition: Kind.rep.rawValue
+        case .partial: Kind.partial.rawValue
+        case .mistake: Kind.mistake.rawValue
+        case .leftFrame: Kind.leftFrame.rawValue
+        case .returnedToFrame: Kind.returnedFrame.rawValue
+        case .set: Kind.set.rawValue
+        case .summary: Kind.summary.rawValue
+        case .challenge: Kind.challenge.rawValue
         case .unknown(let type): type
         }
+    }
+
+    /// The `type`s this version knows, each spelled here once.
+    private enum Kind: String {
+        case ready, rep, partial, mistake, set, summary, challenge
+        case leftFrame = "left_frame"
+        case returnedFrame = "returned_frame"
     }
 
     private enum Key: String, CodingKey {
@@ -174,17 +181,17 @@ public enum LiveEvent: Sendable, Equatable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         let type = try container.decode(String.self, forKey: .type)
-        switch type {
-        case "ready": self = .ready(try Ready(from: decoder))
-        case "rep": self = .repetition(try Repetition(from: decoder))
-        case "partial": self = .partial(try Partial(from: decoder))
-        case "mistake": self = .mistake(try Mistake(from: decoder))
-        case "left_frame": self = .leftFrame(at: try container.decode(Double.self, forKey: .t))
-        case "returned_frame": self = .returnedToFrame(at: try container.decode(Double.self, forKey: .t))
-        case "set": self = .set(try SetResult(from: decoder))
-        case "summary": self = .summary(sets: try container.decode([SetResult].self, forKey: .sets))
-        case "challenge": self = .challenge(try ChallengeResult(from: decoder))
-        default: self = .unknown(type: type)
+        switch Kind(rawValue: type) {
+        case .ready: self = .ready(try Ready(from: decoder))
+        case .rep: self = .repetition(try Repetition(from: decoder))
+        case .partial: self = .partial(try Partial(from: decoder))
+        case .mistake: self = .mistake(try Mistake(from: decoder))
+        case .leftFrame: self = .leftFrame(at: try container.decode(Double.self, forKey: .t))
+        case .returnedFrame: self = .returnedToFrame(at: try container.decode(Double.self, forKey: .t))
+        case .set: self = .set(try SetResult(from: decoder))
+        case .summary: self = .summary(sets: try container.decode([SetResult].self, forKey: .sets))
+        case .challenge: self = .challenge(try ChallengeResult(from: decoder))
+        case nil: self = .unknown(type: type)
         }
     }
 

@@ -21,11 +21,7 @@ public enum LiveFrameCodec {
     public static let version: UInt8 = 1
     public static let headerBytes = 12
     public static let landmarkBytes = 16
-    public static let landmarkCount = 33
-
-    /// Bytes of a frame with a person (540) and without one (12).
-    public static let bytesWithPerson = headerBytes + landmarkBytes * landmarkCount
-    public static let bytesWithoutPerson = headerBytes
+    public static let landmarkCount = PoseLandmark.count
 
     /// Encodes `frame`; values are narrowed to Float32 as the format says (round to nearest, as JavaScript's
     /// `DataView.setFloat32` does). A frame whose landmark count is neither 0 nor 33 is encoded as it is, and the

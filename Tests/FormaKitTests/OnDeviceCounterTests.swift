@@ -71,6 +71,22 @@ import Testing
         }
     }
 
+    @Test func theFrameEncoderRefusesWhatTheFormatCannotCarry() throws {
+        let point = PoseLandmarkPoint(x: 0.5, y: 0.5)
+        #expect(throws: FormaError.invalidArgument(field: "landmarks", message: "32 points; send 33 or none")) {
+            try LiveFrameEncoder.encode(timeSeconds: 1, landmarks: Array(repeating: point, count: 32))
+        }
+        var points = Array(repeating: point, count: 33)
+        points[7].visibility = .nan
+        #expect(throws: FormaError.invalidArgument(field: "landmarks", message: "values must be finite numbers")) {
+            try LiveFrameEncoder.encode(timeSeconds: 1, landmarks: points)
+        }
+        #expect(throws: FormaError.invalidArgument(field: "timeSeconds", message: "must be finite")) {
+            try LiveFrameEncoder.encode(timeSeconds: .infinity, landmarks: nil)
+        }
+        #expect(try LiveFrameEncoder.encode(timeSeconds: 1, landmarks: Array(repeating: point, count: 33)).count == 540)
+    }
+
     @Test func liveEventsFromTheServer_decodeToTheSameCases() throws {
         // setup: the documented examples (docs/live-protocol.md, "Events")
         let rep = #"{"type":"rep","exercise":"squat","count":3,"start":4.2,"end":6.05,"duration":1.85,"tempo":"1.0-0.9","rangeOfMotion":92.5,"unit":"degrees","quality":0.85,"mistakes":["knees-caving"]}"#

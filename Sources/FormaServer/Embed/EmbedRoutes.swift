@@ -53,7 +53,7 @@ enum EmbedRoutes {
         if let replay = request.query[String.self, at: "replay"] {
             switch Self.replayOrigin(of: replay, company: company, enabled: settings.replayEnabled) {
             case .success(let origin): replayOrigin = origin
-            case .failure(let refusal): problem = problem ?? refusal.message
+            case .failure(let refusal): problem = problem ?? refusal.description
             }
         }
         let pageSettings = PageSettings(
@@ -96,25 +96,21 @@ enum EmbedRoutes {
         return Response(status: .ok, headers: headers, body: .init(string: html))
     }
 
-    struct ReplayRefusal: Error {
-        let message: String
-    }
-
     /// The origin a `?replay=` recording may be fetched from: only where the deployment enables replay
     /// (`FORMA_EMBED_REPLAY`), only with a company named, and only from one of its allowed origins, so that nobody can
     /// point the page (and its connect-src) at a host of their choosing.
-    static func replayOrigin(of url: String, company: CompanyModel?, enabled: Bool) -> Result<String, ReplayRefusal> {
-        guard enabled else {
-            return .failure(.init(message: "replay: replaying a recording is not enabled on this server"))
+    /// A refusal names the field `replay`.
+    static func replayOrigin(of url: String, company: CompanyModel?, enabled: Bool) -> Result<String, FieldIssue> {
+        func refused(_ message: String) -> Result<String, FieldIssue> {
+            .failure(FieldIssue(field: "replay", message: message))
         }
-        guard let origin = origin(of: url) else {
-            return .failure(.init(message: "replay: '\(url)' is not an http or https URL"))
-        }
+        guard enabled else { return refused("replaying a recording is not enabled on this server") }
+        guard let origin = origin(of: url) else { return refused("'\(url)' is not an http or https URL") }
         guard let company else {
-            return .failure(.init(message: "replay: name the company (?company=) whose allowed origins serve the recording"))
+            return refused("name the company (?company=) whose allowed origins serve the recording")
         }
         guard company.allowedOrigins.contains(origin) else {
-            return .failure(.init(message: "replay: \(origin) is not one of \(company.name)'s allowed origins"))
+            return refused("\(origin) is not one of \(company.name)'s allowed origins")
         }
         return .success(origin)
     }

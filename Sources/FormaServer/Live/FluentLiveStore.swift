@@ -3,6 +3,7 @@ import FormaCore
 import FormaLive
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import Vapor
 
 /// The server's ``LiveSessionStore``: tokens and workouts from the database, sets and challenge scores into it, and
@@ -12,12 +13,19 @@ struct FluentLiveStore: LiveSessionStore {
     let logger: Logger
     /// The session's id, which its lease row names.
     let sessionID: UUID
-    /// The lease the session holds once its token is checked.
-    let lease: LiveLeaseHolder
     /// Taken when the session opens: a session that finishes (and gives back its place) while the application shuts
     /// down gets an error from the closed pool, not a crash looking up a database that is gone.
     let database: any Database
+    /// The lease the session holds once its token is checked.
+    private let lease = LiveLeaseHolder()
     private var limits: LiveLimits { application.formaConfiguration.live }
+
+    init(application: Application, logger: Logger, sessionID: UUID, database: any Database) {
+        self.application = application
+        self.logger = logger
+        self.sessionID = sessionID
+        self.database = database
+    }
 
     func openSession(token: String) async throws(LiveClose) -> LivePerson {
         let person: LivePerson
@@ -55,17 +63,27 @@ struct FluentLiveStore: LiveSessionStore {
         }
     }
 
-    /// Renews `held`, which ``LiveLeaseHolder/dueForRenewal(at:)`` handed out at `now`.
-    func renew(_ held: LiveSessionLeases.Lease, now: Date) async {
-        do {
-            let holds = try await LiveSessionLeases(database: database).renew(held, now: now)
-            if !holds, lease.lease != nil {
-                logger.warning("live session lease was taken over after it ran out; the session no longer counts")
+    /// Renews the session's lease when it is due on the application's clock: ``LiveSessionLeases/renewalInterval``
+    /// after the last renewal, or ``LiveSessionLeases/renewalRetryDelay`` after one that failed (not on every tick
+    /// while the database is down), and never again once another session has taken the place over. The session's
+    /// watchdog calls it on every tick; the task returned is the renewal it started.
+    @discardableResult
+    func renewIfDue(now: Date) -> Task<Void, Never>? {
+        guard let held = lease.dueForRenewal(at: now) else { return nil }
+        return Task {
+            do {
+                if try await LiveSessionLeases(database: database).renew(held, now: now) {
+                    lease.renewed(held, at: now)
+                } else if lease.lost(held) {
+                    logger.warning(
+                        "live session lease was taken over after it ran out; the session no longer counts and stops renewing it")
+                }
+            } catch {
+                logger.error(
+                    "live session lease not renewed; trying again in \(Int(LiveSessionLeases.renewalRetryDelay)) s",
+                    metadata: ["error": .string(String(reflecting: error))])
+                lease.renewalFailed(held, at: now)
             }
-            lease.renewed(at: now)
-        } catch {
-            logger.error("live session lease not renewed", metadata: ["error": .string(String(reflecting: error))])
-            lease.renewed(at: nil)
         }
     }
 
@@ -105,6 +123,67 @@ struct FluentLiveStore: LiveSessionStore {
                 companyID: person.companyID, userID: person.userID, poseExercise: exercise, seconds: seconds,
                 reps: reps, createdAt: now, source: source.rawValue
             ).create(on: database)
+        }
+    }
+}
+
+/// The lease one live session holds, and when it is next due for renewal on the application's clock.
+private final class LiveLeaseHolder: Sendable {
+    private struct State {
+        var lease: LiveSessionLeases.Lease?
+        /// `nil` while a renewal runs.
+        var nextRenewal: Date?
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    func hold(_ lease: LiveSessionLeases.Lease, at now: Date) {
+        state.withLockedValue {
+            $0 = State(lease: lease, nextRenewal: now.addingTimeInterval(LiveSessionLeases.renewalInterval))
+        }
+    }
+
+    /// Hands back the lease, which the holder forgets.
+    func take() -> LiveSessionLeases.Lease? {
+        state.withLockedValue { state in
+            defer { state = State() }
+            return state.lease
+        }
+    }
+
+    /// The lease to renew when its renewal is due and none is running; tell the holder how it went with
+    /// ``renewed(_:at:)``, ``renewalFailed(_:at:)`` or ``lost(_:)``.
+    func dueForRenewal(at now: Date) -> LiveSessionLeases.Lease? {
+        state.withLockedValue { state in
+            guard let lease = state.lease, let next = state.nextRenewal, now >= next else { return nil }
+            state.nextRenewal = nil
+            return lease
+        }
+    }
+
+    /// `held` was renewed at `now`: the next renewal is due a full interval later.
+    func renewed(_ held: LiveSessionLeases.Lease, at now: Date) {
+        scheduleRenewal(of: held, at: now.addingTimeInterval(LiveSessionLeases.renewalInterval))
+    }
+
+    /// Renewing `held` failed at `now`: it is tried again after the retry delay.
+    func renewalFailed(_ held: LiveSessionLeases.Lease, at now: Date) {
+        scheduleRenewal(of: held, at: now.addingTimeInterval(LiveSessionLeases.renewalRetryDelay))
+    }
+
+    /// Another session took `held`'s place over: the holder forgets it, so it is neither renewed nor given back.
+    /// `false` when the session had already given it back (closing), which is why the renewal found no row.
+    func lost(_ held: LiveSessionLeases.Lease) -> Bool {
+        state.withLockedValue { state in
+            guard state.lease == held else { return false }
+            state = State()
+            return true
+        }
+    }
+
+    private func scheduleRenewal(of held: LiveSessionLeases.Lease, at next: Date) {
+        state.withLockedValue { state in
+            if state.lease == held { state.nextRenewal = next }
         }
     }
 }

@@ -52,8 +52,6 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
     private let closeReason = NIOLockedValueBox<LiveClose?>(nil)
     private let limits: LiveLimits
     private let eventLoop: any EventLoop
-    /// Messages the session took.
-    private let taken = NIOLockedValueBox(0)
     // Event-loop confined state.
     private var context: ChannelHandlerContext?
     private var fragmentedBytes: Int?
@@ -107,15 +105,6 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
         }
         context.fireChannelRead(data)
     }
-
-    /// The session took one more of the client's messages for handling.
-    func messageTaken() {
-        taken.withLockedValue { $0 += 1 }
-    }
-
-    /// The client's messages (text and binary) the session has taken for handling so far; tests pace their
-    /// replays by it.
-    var messagesTaken: Int { taken.withLockedValue { $0 } }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         switch error {

@@ -10,6 +10,8 @@ import WebSocketKit
 /// `GET /v1/live`: pose landmarks in, repetition and form events out (docs/live-protocol.md).
 enum LiveEndpoint {
     static func register(on app: Application) {
+        // Installed before the server accepts a session, so that no two event loops create it at once.
+        app.liveSessions = LiveSessionRegistry()
         app.on(.GET, "v1", "live") { request async throws -> Response in
             guard isWebSocketUpgrade(request) else {
                 throw APIProblem(
@@ -55,59 +57,15 @@ enum LiveEndpoint {
     }
 }
 
-/// Open live sessions in this server process: their channel guards and clocks by session id. How many each person
-/// has open across all processes is counted in the database (``LiveSessionLeases``).
-final class LiveSessionRegistry: Sendable {
-    struct OpenSession: Sendable {
-        let channelGuard: LiveChannelGuard
-        let clock: any LiveClock
-    }
-
-    private let sessions = NIOLockedValueBox<[UUID: OpenSession]>([:])
-
-    func add(session: UUID, _ openSession: OpenSession) {
-        sessions.withLockedValue { $0[session] = openSession }
-    }
-
-    func remove(session: UUID) {
-        sessions.withLockedValue { $0[session] = nil }
-    }
-
-    /// The ids of the sessions open now.
-    var openSessions: [UUID] { sessions.withLockedValue { Array($0.keys) } }
-
-    /// An open session (the `session` its `ready` event named).
-    func session(_ id: UUID) -> OpenSession? {
-        sessions.withLockedValue { $0[id] }
-    }
-}
-
 extension Application {
-    private struct LiveRegistryKey: StorageKey {
-        typealias Value = LiveSessionRegistry
-    }
-
     private struct LiveClockKey: StorageKey {
         typealias Value = @Sendable () -> any LiveClock
     }
 
-    /// Makes the monotonic clock a new live session reads (rates, hello and idle limits, a challenge's bound): the
-    /// process's `ContinuousClock` for every session; tests give each session a manual clock of its own.
+    /// Makes the monotonic clock a new live session reads (rates, hello and idle limits, a challenge's bound): a
+    /// ``MonotonicLiveClock`` of its own unless one is configured; tests give each session a manual clock.
     var makeLiveClock: @Sendable () -> any LiveClock {
-        get {
-            if let make = storage[LiveClockKey.self] { return make }
-            let clock = MonotonicLiveClock()
-            let make: @Sendable () -> any LiveClock = { clock }
-            storage[LiveClockKey.self] = make
-            return make
-        }
+        get { storage[LiveClockKey.self] ?? { MonotonicLiveClock() } }
         set { storage[LiveClockKey.self] = newValue }
-    }
-
-    var liveSessions: LiveSessionRegistry {
-        if let registry = storage[LiveRegistryKey.self] { return registry }
-        let registry = LiveSessionRegistry()
-        storage[LiveRegistryKey.self] = registry
-        return registry
     }
 }

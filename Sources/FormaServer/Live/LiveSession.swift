@@ -31,8 +31,7 @@ enum LiveSession {
         webSocket.onBinary { _, buffer in queue(.frame(Array(buffer.readableBytesView))) }
         let sessionID = UUID()
         let store = FluentLiveStore(
-            application: application, logger: logger, sessionID: sessionID, lease: LiveLeaseHolder(),
-            database: application.db)
+            application: application, logger: logger, sessionID: sessionID, database: application.db)
         let formaClock = application.formaClock
         let watchdog = webSocket.eventLoop.scheduleRepeatedTask(
             initialDelay: .milliseconds(100), delay: .milliseconds(100)
@@ -40,14 +39,14 @@ enum LiveSession {
             // A tick that finds the queue full is skipped: the next one will do.
             _ = continuation.yield((.tick, clock.now))
             // The lease on the person's session place is renewed on the application's clock.
-            let now = formaClock.now
-            if let held = store.lease.dueForRenewal(at: now) { Task { await store.renew(held, now: now) } }
+            store.renewIfDue(now: formaClock.now)
         }
         webSocket.onClose.whenComplete { _ in
             watchdog.cancel()
             continuation.finish()
         }
-        application.liveSessions.add(session: sessionID, .init(channelGuard: channelGuard, clock: clock))
+        // Tests find the session by id to move its clock and pace a replay by the messages it took.
+        let registered = application.liveSessions.add(session: sessionID, clock: clock)
         let driver = Driver(
             machine: LiveSessionMachine(
                 sessionID: sessionID, limits: application.formaConfiguration.live, openedAt: clock.now),
@@ -61,11 +60,7 @@ enum LiveSession {
         }
         Task {
             var driver = driver
-            let counted = inputs.map { stamped in
-                if case .tick = stamped.input {} else { channelGuard.messageTaken() }
-                return stamped
-            }
-            let close = await driver.run(bearer: bearer, inputs: counted)
+            let close = await driver.run(bearer: bearer, inputs: registered.counting(inputs))
             application.liveSessions.remove(session: sessionID)
             // The driver knows the closes it made; the channel guard those it made below websocket-kit (size,
             // malformed frames, a client that does not read), after which the client's reply ended the queue.

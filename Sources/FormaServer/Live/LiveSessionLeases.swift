@@ -1,7 +1,6 @@
 import FluentKit
 import FormaLive
 import Foundation
-import NIOConcurrencyHelpers
 import SQLKit
 
 /// The per-person limit of open live sessions, kept in the database so that every server process on it counts the
@@ -16,6 +15,9 @@ struct LiveSessionLeases {
     static let leaseDuration: TimeInterval = 60
     /// How often an open session renews its lease.
     static let renewalInterval: TimeInterval = 20
+    /// How long after a failed renewal (the database did not answer) the session tries again; the lease has most of
+    /// its time left.
+    static let renewalRetryDelay: TimeInterval = 5
 
     /// A slot held by one session.
     struct Lease: Sendable, Equatable {
@@ -37,7 +39,8 @@ struct LiveSessionLeases {
             .filter(\.$companyID == person.companyID)
             .filter(\.$userID == person.userID)
             .all()
-        let heldUntil = Dictionary(held.map { ($0.slot, $0.leaseUntil) }, uniquingKeysWith: max)
+        // One row per slot: `(user_id, slot)` is unique.
+        let heldUntil = held.reduce(into: [Int: Date]()) { $0[$1.slot] = $1.leaseUntil }
         for slot in 0..<max(limit, 0) {
             if let leaseUntil = heldUntil[slot] {
                 guard leaseUntil < now else { continue }
@@ -95,49 +98,5 @@ extension SQLPredicateBuilder {
             .where("user_id", .equal, SQLBind(lease.person.userID))
             .where("slot", .equal, SQLBind(lease.slot))
             .where("session_id", .equal, SQLBind(lease.sessionID))
-    }
-}
-
-/// The lease one live session holds, and when it was last renewed on the application's clock.
-final class LiveLeaseHolder: Sendable {
-    private struct State {
-        var lease: LiveSessionLeases.Lease?
-        var renewedAt: Date?
-        var renewing = false
-    }
-
-    private let state = NIOLockedValueBox(State())
-
-    var lease: LiveSessionLeases.Lease? { state.withLockedValue { $0.lease } }
-
-    func hold(_ lease: LiveSessionLeases.Lease, at now: Date) {
-        state.withLockedValue { $0 = State(lease: lease, renewedAt: now) }
-    }
-
-    /// Hands back the lease, which the holder forgets.
-    func take() -> LiveSessionLeases.Lease? {
-        state.withLockedValue { state in
-            defer { state = State() }
-            return state.lease
-        }
-    }
-
-    /// The lease to renew when ``LiveSessionLeases/renewalInterval`` has passed since the last renewal and none is
-    /// running; call ``renewed(at:)`` when it is done.
-    func dueForRenewal(at now: Date) -> LiveSessionLeases.Lease? {
-        state.withLockedValue { state in
-            guard let lease = state.lease, let renewedAt = state.renewedAt, !state.renewing,
-                now.timeIntervalSince(renewedAt) >= LiveSessionLeases.renewalInterval
-            else { return nil }
-            state.renewing = true
-            return lease
-        }
-    }
-
-    func renewed(at now: Date?) {
-        state.withLockedValue { state in
-            state.renewing = false
-            if let now { state.renewedAt = now }
-        }
     }
 }

@@ -171,7 +171,7 @@ final class LiveTestClient: @unchecked Sendable {
         var previous: Double?
         for frame in recording.frames {
             let deadline = ContinuousClock.now + .seconds(30)
-            while session.channelGuard.messagesTaken < sent.withLockedValue({ $0 }) - maximumAhead {
+            while session.messagesTaken < sent.withLockedValue({ $0 }) - maximumAhead {
                 guard ContinuousClock.now < deadline, channel.isActive else { throw ReplayStopped() }
                 try await Task.sleep(for: .milliseconds(1))
             }
