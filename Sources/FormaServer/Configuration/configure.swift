@@ -78,7 +78,6 @@ public func configure(
                     "recordMotionTest": configuration.maximumMotionBodyBytes,
                     "recordFitnessTestExercise": configuration.maximumMotionBodyBytes,
                 ]),
-            ContentTypeMiddleware(),
             // After the body checks, so an oversized or untyped body is refused before any credential is looked up.
             AuthenticationMiddleware(databases: databases, clock: clock),
             PatchNullMiddleware(),
