@@ -44,6 +44,7 @@ public func configure(
     app.passwords.use(.bcrypt(cost: configuration.bcryptCost))
 
     app.formaRequestMetrics = RequestMetrics()
+    app.formaDrain = ServerDrain()
     // The handler and the middleware take database handles from here, built once.
     let databases = DatabasePool(databases: app.databases, eventLoopGroup: app.eventLoopGroup, logger: app.logger)
     let allowedOrigins = AllowedOrigins()

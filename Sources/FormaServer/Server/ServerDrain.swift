@@ -112,11 +112,14 @@ extension Application {
         typealias Value = ServerDrain
     }
 
-    /// What this application has in flight; see ``ServerDrain``.
-    public var formaDrain: ServerDrain {
-        if let drain = storage[DrainKey.self] { return drain }
-        let drain = ServerDrain()
-        storage[DrainKey.self] = drain
-        return drain
+    /// What this application has in flight; see ``ServerDrain``. Created by `configure`.
+    public internal(set) var formaDrain: ServerDrain {
+        get {
+            guard let drain = storage[DrainKey.self] else {
+                fatalError("configure(_:configuration:) must run before requests are drained")
+            }
+            return drain
+        }
+        set { storage[DrainKey.self] = newValue }
     }
 }
