@@ -74,4 +74,23 @@ struct CORSTests {
             }
         }
     }
+
+    @Test func originsSetThroughTheAPI_areHonouredAtOnce() async throws {
+        try await withFormaApp { app in
+            // setup: a company without origins, and a browser on the origin it is about to allow
+            let client = APIClient(app: app)
+            let key = try await client.createCompany("Acme")
+            let before = try await client.get("/v1/exercises?perPage=1", headers: [("Origin", origin)])
+
+            // act
+            let set = try await client.send(
+                .PUT, "/v1/company/allowed-origins", headers: Auth.key(key), json: ["origins": [origin]])
+            let after = try await client.get("/v1/exercises?perPage=1", headers: [("Origin", origin)])
+
+            // verify: refused before, allowed right after, though allowed origins are kept in memory
+            #expect(before.headers.first(name: "Access-Control-Allow-Origin") == nil)
+            #expect(set.status == .ok)
+            #expect(after.headers.first(name: "Access-Control-Allow-Origin") == origin)
+        }
+    }
 }

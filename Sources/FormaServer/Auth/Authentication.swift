@@ -90,22 +90,19 @@ struct AuthenticationMiddleware: ServerMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let requirement = Self.requirement(of: operationID)
-        guard requirement != .none else { return try await next(request, body, metadata) }
-        let database = try databases.database()
         let credentials = Credentials(request.headerFields)
         var caller = Caller()
-        switch requirement {
+        switch Self.requirement(of: operationID) {
         case .none:
-            break
+            return try await next(request, body, metadata)
         case .company:
             guard let key = credentials.apiKey else { throw AuthenticationError.missingAPIKey }
-            caller.company = try await Authentication.company(forKey: key, on: database)
+            caller.company = try await Authentication.company(forKey: key, on: databases.database())
         case .bearerToken:
             guard credentials.bearerToken != nil else { throw AuthenticationError.missingBearerToken }
-            caller.person = try await Authentication.person(credentials, now: clock.now, on: database)
+            caller.person = try await Authentication.person(credentials, now: clock.now, on: databases.database())
         case .person:
-            caller.person = try await Authentication.person(credentials, now: clock.now, on: database)
+            caller.person = try await Authentication.person(credentials, now: clock.now, on: databases.database())
         }
         return try await Caller.$current.withValue(caller) {
             try await next(request, body, metadata)
@@ -118,12 +115,6 @@ struct Credentials: Sendable {
     var bearerToken: String?
     var apiKey: String?
     var hostUserID: String?
-
-    init(bearerToken: String? = nil, apiKey: String? = nil, hostUserID: String? = nil) {
-        self.bearerToken = bearerToken
-        self.apiKey = apiKey
-        self.hostUserID = hostUserID
-    }
 
     init(_ headers: HTTPFields) {
         if let authorization = headers[.authorization] {

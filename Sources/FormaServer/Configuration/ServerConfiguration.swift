@@ -116,35 +116,43 @@ public struct ServerConfiguration: Sendable {
         self.trustedProxies = trustedProxies
     }
 
+    /// The initialiser's defaults: the one place ``variables`` and ``fromEnvironment(_:)`` take them from.
+    private static let defaults = ServerConfiguration(database: .sqliteInMemory)
+
     /// The environment variables Forma reads, with what each means; `forma serve --help` prints them.
-    public static let variables: [(name: String, meaning: String)] = [
-        ("FORMA_DATA_DIR", "directory for the SQLite database and local state (default ./.forma)"),
-        ("DATABASE_URL", "postgres://user:password@host:port/database to use PostgreSQL instead of SQLite"),
-        ("FORMA_DEFAULT_COMPANY", "name of the company consumer sign-ups join (default \"default\")"),
-        ("FORMA_SESSION_TOKEN_TTL", "seconds a POST /v1/sessions token lives (default 3600)"),
-        ("FORMA_LOGIN_TOKEN_TTL", "seconds a POST /v1/login token lives (default 2592000, 30 days)"),
-        ("FORMA_BCRYPT_COST", "bcrypt cost for passwords, 4 to 31 (default 12)"),
-        ("FORMA_LOGIN_FREE_ATTEMPTS", "failed logins per email and client address before backoff starts (default 3)"),
-        ("FORMA_LOGIN_FREE_ATTEMPTS_PER_ACCOUNT", "failed logins per email, from anywhere, before backoff starts (default 10)"),
-        ("FORMA_LOGIN_FREE_ATTEMPTS_PER_ADDRESS", "failed logins per client address, any email, before backoff starts (default 30)"),
-        ("FORMA_LOGIN_MAX_BACKOFF", "longest wait in seconds after repeated failures from one address (default 900)"),
-        ("FORMA_LOGIN_MAX_ACCOUNT_BACKOFF", "longest wait in seconds an email's failures from elsewhere can impose (default 60)"),
-        ("FORMA_LOGIN_WINDOW", "seconds after the last failure when failures are forgotten (default 900)"),
-        ("FORMA_TRUSTED_PROXIES", "comma-separated addresses or CIDR ranges of proxies whose X-Forwarded-For is believed (default none)"),
-        ("FORMA_HEADER_TIMEOUT", "seconds a client has to send a request's headers (default 10)"),
-        ("FORMA_BODY_TIMEOUT", "seconds a client has to send a request's body (default 60)"),
-        ("FORMA_IDLE_TIMEOUT", "seconds a kept-alive connection may wait for its next request (default 60)"),
-        ("FORMA_MAX_HEADER_BYTES", "largest request head (request line and headers) accepted, in bytes; larger gets 431 (default 32768)"),
-        ("FORMA_SHUTDOWN_GRACE", "seconds a shutdown waits for requests and live sessions to finish (default 25)"),
-        ("FORMA_LOG_LEVEL", "trace, debug, info, notice, warning, error or critical (default info)"),
-        ("FORMA_LOG_FORMAT", "text or json (default text)"),
-        ("FORMA_LIVE_IDLE_SECONDS", "seconds a /v1/live session may go without a message before it is closed (default 30)"),
-        ("FORMA_LIVE_HELLO_SECONDS", "seconds a browser has to send its hello on /v1/live (default 10)"),
-        ("FORMA_MEDIAPIPE_SCRIPT_URL", "URL of MediaPipe tasks-vision's vision_bundle.mjs for the embed page (default: jsDelivr)"),
-        ("FORMA_MEDIAPIPE_WASM_URL", "URL of the folder holding tasks-vision's wasm files (default: jsDelivr)"),
-        ("FORMA_MEDIAPIPE_MODEL_URL", "URL of the pose_landmarker .task model (default: Google's model storage)"),
-        ("FORMA_EMBED_REPLAY", "on to let the embed page replay recorded pose files (?replay=) from a company's allowed origins; replayed sessions never score (default off)"),
-    ]
+    public static let variables: [(name: String, meaning: String)] = {
+        let d = defaults
+        let throttle = d.loginThrottle
+        let connections = d.connections
+        return [
+            ("FORMA_DATA_DIR", "directory for the SQLite database and local state (default ./.forma)"),
+            ("DATABASE_URL", "postgres://user:password@host:port/database to use PostgreSQL instead of SQLite"),
+            ("FORMA_DEFAULT_COMPANY", "name of the company consumer sign-ups join (default \"default\")"),
+            ("FORMA_SESSION_TOKEN_TTL", "seconds a POST /v1/sessions token lives (default \(d.sessionTokenLifetimeSeconds))"),
+            ("FORMA_LOGIN_TOKEN_TTL", "seconds a POST /v1/login token lives (default \(d.loginTokenLifetimeSeconds), \(d.loginTokenLifetimeSeconds / 86_400) days)"),
+            ("FORMA_BCRYPT_COST", "bcrypt cost for passwords, 4 to 31 (default \(d.bcryptCost))"),
+            ("FORMA_LOGIN_FREE_ATTEMPTS", "failed logins per email and client address before backoff starts (default \(throttle.freeAttemptsPerAccountAndAddress))"),
+            ("FORMA_LOGIN_FREE_ATTEMPTS_PER_ACCOUNT", "failed logins per email, from anywhere, before backoff starts (default \(throttle.freeAttemptsPerAccount))"),
+            ("FORMA_LOGIN_FREE_ATTEMPTS_PER_ADDRESS", "failed logins per client address, any email, before backoff starts (default \(throttle.freeAttemptsPerAddress))"),
+            ("FORMA_LOGIN_MAX_BACKOFF", "longest wait in seconds after repeated failures from one address (default \(throttle.maximumBackoffSeconds))"),
+            ("FORMA_LOGIN_MAX_ACCOUNT_BACKOFF", "longest wait in seconds an email's failures from elsewhere can impose (default \(throttle.maximumAccountBackoffSeconds))"),
+            ("FORMA_LOGIN_WINDOW", "seconds after the last failure when failures are forgotten (default \(throttle.windowSeconds))"),
+            ("FORMA_TRUSTED_PROXIES", "comma-separated addresses or CIDR ranges of proxies whose X-Forwarded-For is believed (default none)"),
+            ("FORMA_HEADER_TIMEOUT", "seconds a client has to send a request's headers (default \(connections.headerSeconds))"),
+            ("FORMA_BODY_TIMEOUT", "seconds a client has to send a request's body (default \(connections.bodySeconds))"),
+            ("FORMA_IDLE_TIMEOUT", "seconds a kept-alive connection may wait for its next request (default \(connections.idleSeconds))"),
+            ("FORMA_MAX_HEADER_BYTES", "largest request head (request line and headers) accepted, in bytes; larger gets 431 (default \(connections.maximumHeaderBytes))"),
+            ("FORMA_SHUTDOWN_GRACE", "seconds a shutdown waits for requests and live sessions to finish (default \(d.shutdownGraceSeconds))"),
+            ("FORMA_LOG_LEVEL", "trace, debug, info, notice, warning, error or critical (default info)"),
+            ("FORMA_LOG_FORMAT", "text or json (default text)"),
+            ("FORMA_LIVE_IDLE_SECONDS", "seconds a /v1/live session may go without a message before it is closed (default \(Int(d.live.idleSeconds)))"),
+            ("FORMA_LIVE_HELLO_SECONDS", "seconds a browser has to send its hello on /v1/live (default \(Int(d.live.helloSeconds)))"),
+            ("FORMA_MEDIAPIPE_SCRIPT_URL", "URL of MediaPipe tasks-vision's vision_bundle.mjs for the embed page (default: jsDelivr)"),
+            ("FORMA_MEDIAPIPE_WASM_URL", "URL of the folder holding tasks-vision's wasm files (default: jsDelivr)"),
+            ("FORMA_MEDIAPIPE_MODEL_URL", "URL of the pose_landmarker .task model (default: Google's model storage)"),
+            ("FORMA_EMBED_REPLAY", "on to let the embed page replay recorded pose files (?replay=) from a company's allowed origins; replayed sessions never score (default off)"),
+        ]
+    }()
 
     /// Reads the configuration from environment variables.
     ///
@@ -203,8 +211,8 @@ public struct ServerConfiguration: Sendable {
         }
 
         var live = LiveLimits()
-        live.idleSeconds = Double(integer("FORMA_LIVE_IDLE_SECONDS", default: 30, range: 1...3600))
-        live.helloSeconds = Double(integer("FORMA_LIVE_HELLO_SECONDS", default: 10, range: 1...300))
+        live.idleSeconds = Double(integer("FORMA_LIVE_IDLE_SECONDS", default: Int(defaults.live.idleSeconds), range: 1...3600))
+        live.helloSeconds = Double(integer("FORMA_LIVE_HELLO_SECONDS", default: Int(defaults.live.helloSeconds), range: 1...300))
 
         for retired in ["FORMA_LOGIN_MAX_FAILURES", "FORMA_LOGIN_MAX_FAILURES_PER_ADDRESS"] where value(retired) != nil {
             problems.append(
@@ -219,10 +227,10 @@ public struct ServerConfiguration: Sendable {
             }
         }
         let connections = ConnectionLimits(
-            headerSeconds: integer("FORMA_HEADER_TIMEOUT", default: 10, range: 1...600),
-            bodySeconds: integer("FORMA_BODY_TIMEOUT", default: 60, range: 1...3600),
-            idleSeconds: integer("FORMA_IDLE_TIMEOUT", default: 60, range: 1...3600),
-            maximumHeaderBytes: integer("FORMA_MAX_HEADER_BYTES", default: 32 * 1024, range: 1024...(80 * 1024)))
+            headerSeconds: integer("FORMA_HEADER_TIMEOUT", default: defaults.connections.headerSeconds, range: 1...600),
+            bodySeconds: integer("FORMA_BODY_TIMEOUT", default: defaults.connections.bodySeconds, range: 1...3600),
+            idleSeconds: integer("FORMA_IDLE_TIMEOUT", default: defaults.connections.idleSeconds, range: 1...3600),
+            maximumHeaderBytes: integer("FORMA_MAX_HEADER_BYTES", default: defaults.connections.maximumHeaderBytes, range: 1024...(80 * 1024)))
 
         var embed = EmbedSettings()
         for (name, path) in [
@@ -246,27 +254,28 @@ public struct ServerConfiguration: Sendable {
             }
         }
 
+        let throttle = defaults.loginThrottle
         let configuration = ServerConfiguration(
             database: database,
             dataDirectory: dataDirectory,
             defaultCompanyName: defaultCompanyName,
-            sessionTokenLifetimeSeconds: integer("FORMA_SESSION_TOKEN_TTL", default: 3600, range: 60...86_400),
-            loginTokenLifetimeSeconds: integer("FORMA_LOGIN_TOKEN_TTL", default: 30 * 24 * 3600, range: 300...(365 * 86_400)),
-            bcryptCost: integer("FORMA_BCRYPT_COST", default: 12, range: 4...31),
+            sessionTokenLifetimeSeconds: integer("FORMA_SESSION_TOKEN_TTL", default: defaults.sessionTokenLifetimeSeconds, range: 60...86_400),
+            loginTokenLifetimeSeconds: integer("FORMA_LOGIN_TOKEN_TTL", default: defaults.loginTokenLifetimeSeconds, range: 300...(365 * 86_400)),
+            bcryptCost: integer("FORMA_BCRYPT_COST", default: defaults.bcryptCost, range: 4...31),
             loginThrottle: LoginThrottlePolicy(
-                freeAttemptsPerAccountAndAddress: integer("FORMA_LOGIN_FREE_ATTEMPTS", default: 3, range: 1...1000),
-                freeAttemptsPerAccount: integer("FORMA_LOGIN_FREE_ATTEMPTS_PER_ACCOUNT", default: 10, range: 1...10_000),
-                freeAttemptsPerAddress: integer("FORMA_LOGIN_FREE_ATTEMPTS_PER_ADDRESS", default: 30, range: 1...100_000),
-                maximumBackoffSeconds: integer("FORMA_LOGIN_MAX_BACKOFF", default: 900, range: 1...86_400),
-                maximumAccountBackoffSeconds: integer("FORMA_LOGIN_MAX_ACCOUNT_BACKOFF", default: 60, range: 1...86_400),
-                windowSeconds: integer("FORMA_LOGIN_WINDOW", default: 900, range: 1...86_400)
+                freeAttemptsPerAccountAndAddress: integer("FORMA_LOGIN_FREE_ATTEMPTS", default: throttle.freeAttemptsPerAccountAndAddress, range: 1...1000),
+                freeAttemptsPerAccount: integer("FORMA_LOGIN_FREE_ATTEMPTS_PER_ACCOUNT", default: throttle.freeAttemptsPerAccount, range: 1...10_000),
+                freeAttemptsPerAddress: integer("FORMA_LOGIN_FREE_ATTEMPTS_PER_ADDRESS", default: throttle.freeAttemptsPerAddress, range: 1...100_000),
+                maximumBackoffSeconds: integer("FORMA_LOGIN_MAX_BACKOFF", default: throttle.maximumBackoffSeconds, range: 1...86_400),
+                maximumAccountBackoffSeconds: integer("FORMA_LOGIN_MAX_ACCOUNT_BACKOFF", default: throttle.maximumAccountBackoffSeconds, range: 1...86_400),
+                windowSeconds: integer("FORMA_LOGIN_WINDOW", default: throttle.windowSeconds, range: 1...86_400)
             ),
             logLevel: logLevel,
             logFormat: logFormat,
             live: live,
             embed: embed,
             connections: connections,
-            shutdownGraceSeconds: integer("FORMA_SHUTDOWN_GRACE", default: 25, range: 1...3600),
+            shutdownGraceSeconds: integer("FORMA_SHUTDOWN_GRACE", default: defaults.shutdownGraceSeconds, range: 1...3600),
             trustedProxies: trustedProxies
         )
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }

@@ -44,13 +44,18 @@ public func configure(
     app.passwords.use(.bcrypt(cost: configuration.bcryptCost))
 
     app.formaRequestMetrics = RequestMetrics()
+    app.formaDrain = ServerDrain()
+    // The handler and the middleware take database handles from here, built once.
+    let databases = DatabasePool(databases: app.databases, eventLoopGroup: app.eventLoopGroup, logger: app.logger)
+    let allowedOrigins = AllowedOrigins()
+    app.databases.middleware.use(AllowedOriginsInvalidation(origins: allowedOrigins))
     app.http.server.configuration.reportMetrics = false  // counted per application instead (RequestMetrics)
     app.middleware = Middlewares()
     app.middleware.use(RequestMetricsMiddleware(metrics: app.formaRequestMetrics))
     app.middleware.use(RequestLogMiddleware())
     app.middleware.use(NoSniffMiddleware())
     app.middleware.use(DrainingMiddleware(drain: app.formaDrain, retryAfterSeconds: 5))
-    app.middleware.use(CORSMiddleware())
+    app.middleware.use(CORSMiddleware(databases: databases, allowedOrigins: allowedOrigins))
     app.middleware.use(ProblemErrorMiddleware())
     app.middleware.use(MethodNotAllowedMiddleware())
     app.middleware.use(RequestScopeMiddleware())
@@ -58,7 +63,6 @@ public func configure(
     app.routes.defaultMaxBodySize = ByteCount(integerLiteral: configuration.maximumJSONBodyBytes)
 
     // The handler holds everything it uses, built once here.
-    let databases = DatabasePool(databases: app.databases, eventLoopGroup: app.eventLoopGroup, logger: app.logger)
     let handler = FormaAPIHandler(
         databases: databases, engine: try WorkoutEngine.bundled(), configuration: configuration, clock: clock,
         random: random, passwords: PasswordService(hasher: app.password.async, decoy: DecoyPasswordHash()))
@@ -75,7 +79,6 @@ public func configure(
                     "recordMotionTest": configuration.maximumMotionBodyBytes,
                     "recordFitnessTestExercise": configuration.maximumMotionBodyBytes,
                 ]),
-            ContentTypeMiddleware(),
             // After the body checks, so an oversized or untyped body is refused before any credential is looked up.
             AuthenticationMiddleware(databases: databases, clock: clock),
             PatchNullMiddleware(),

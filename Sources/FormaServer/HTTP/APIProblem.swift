@@ -6,7 +6,7 @@ import OpenAPIRuntime
 
 /// An error that the HTTP edge answers with an RFC 9457 problem document (`application/problem+json`).
 ///
-/// Only the edge makes these: ``APIProblem/init(_:requestHasBody:query:)`` maps the domain errors stores and handlers
+/// Only the edge makes these: ``APIProblem/init(_:requestHasBody:)`` maps the domain errors stores and handlers
 /// throw, and ``APIErrorMiddleware`` and ``ProblemErrorMiddleware`` send the result. `kind` becomes the `type` URI
 /// `urn:forma:problem:<kind>`; docs/errors.md lists the kinds.
 struct APIProblem: Error, Sendable, CustomStringConvertible {

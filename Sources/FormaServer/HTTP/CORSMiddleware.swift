@@ -1,4 +1,4 @@
-import Fluent
+import FormaCore
 import Vapor
 
 /// Cross-origin access to `/v1` for the web origins companies allow (`forma company create --origin …`).
@@ -7,29 +7,36 @@ import Vapor
 /// included), and a preflight (`OPTIONS` with `Access-Control-Request-Method`) is answered 204 with the methods,
 /// the headers Forma reads (`Authorization`, `X-Forma-Key` among them) and how long to cache the answer. Any other
 /// origin gets no `Access-Control-*` header at all, so the browser keeps the answer from the page. No cookies are
-/// used, so credentials are never allowed. `/v1/live` is a WebSocket, which CORS does not govern.
+/// used, so credentials are never allowed. `/v1/live` is a WebSocket, which CORS does not govern. A request from
+/// the server's own origin (the embed page's) needs no CORS and gets no `Access-Control-*` header.
 struct CORSMiddleware: AsyncMiddleware {
     static let allowedMethods = "GET, POST, PUT, PATCH, DELETE"
     static let allowedHeaders = "Authorization, Content-Type, X-Forma-Key, X-Forma-User, Idempotency-Key"
     static let exposedHeaders = "Retry-After, Location, WWW-Authenticate"
     static let maximumAgeSeconds = 600
 
+    /// Where the allowed origins are read from, and kept.
+    let databases: DatabasePool
+    let allowedOrigins: AllowedOrigins
+
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let path = request.url.path
         guard path == "/v1" || path.hasPrefix("/v1/"), path != "/v1/live",
             let origin = request.headers.first(name: .origin)
         else { return try await next.respond(to: request) }
+        let parsed = try? WebOrigin.parse(origin).get()
+        if let parsed, Self.isOwnOrigin(parsed, of: request) { return Self.vary(try await next.respond(to: request)) }
 
         // A database that does not answer allows no origin; the request itself then gets its own problem document.
-        let allowed = (try? await Self.isAllowed(origin: origin, on: request.db)) ?? false
+        var allowed = false
+        if let parsed {
+            allowed = (try? await allowedOrigins.contains(parsed.value, readingFrom: databases.database)) ?? false
+        }
         let isPreflight =
             request.method == .OPTIONS && request.headers.first(name: "Access-Control-Request-Method") != nil
         if isPreflight {
             guard allowed else {
-                let problem = APIProblem.forbidden("the origin \(origin) is not allowed by any company")
-                return Self.vary(Response(
-                    status: .forbidden, headers: ["Content-Type": APIProblem.mediaType],
-                    body: .init(data: problem.body)))
+                return Self.vary(APIProblem.forbidden("the origin \(origin) is not allowed by any company").vaporResponse)
             }
             let response = Response(status: .noContent)
             response.headers.replaceOrAdd(name: "Access-Control-Allow-Origin", value: origin)
@@ -54,15 +61,13 @@ struct CORSMiddleware: AsyncMiddleware {
         return response
     }
 
-    /// Whether any company lists `origin` among its allowed origins. Origins are compared as serialised
-    /// (`scheme://host[:port]`, lowercased), so `https://App.Example` matches `https://app.example`.
-    ///
-    /// One read of the companies' origins per cross-origin request: tenants are few, and several server processes
-    /// see a company's new origin at once.
-    static func isAllowed(origin: String, on database: any Database) async throws -> Bool {
-        let wanted = origin.lowercased()
-        guard wanted != "null", wanted.hasPrefix("https://") || wanted.hasPrefix("http://") else { return false }
-        let lists = try await CompanyModel.query(on: database).all(\.$allowedOrigins)
-        return lists.contains { $0.contains { $0.lowercased() == wanted } }
+    /// Whether `origin` is the one the request was sent to (`http://` and its `Host`): the embed page calling its
+    /// own server. Forma serves plain HTTP, so behind a TLS proxy (`https://` origins) this never matches and such
+    /// requests are judged against the allowed origins as any other.
+    private static func isOwnOrigin(_ origin: WebOrigin, of request: Request) -> Bool {
+        guard let host = request.headers.first(name: .host), !host.isEmpty,
+            let own = try? WebOrigin.parse("http://" + host).get()
+        else { return false }
+        return own == origin
     }
 }

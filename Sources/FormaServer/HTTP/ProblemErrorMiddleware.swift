@@ -20,12 +20,7 @@ struct ProblemErrorMiddleware: AsyncMiddleware {
                     request.logger.error("request failed", metadata: ["error": .string(LogRedaction.describe(error))])
                 }
             }
-            var headers = HTTPHeaders()
-            headers.contentType = HTTPMediaType(type: "application", subType: "problem+json")
-            for (name, value) in problem.headers { headers.replaceOrAdd(name: name, value: value) }
-            return Response(
-                status: HTTPResponseStatus(statusCode: problem.status), headers: headers,
-                body: .init(data: problem.body))
+            return problem.vaporResponse
         }
     }
 }

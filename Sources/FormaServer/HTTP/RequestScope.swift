@@ -9,8 +9,16 @@ import Vapor
 struct RequestScope: Sendable {
     /// Vapor's logger for the request, carrying its `request-id`.
     var logger: Logger
-    /// The peer's IP address, as the socket reports it.
-    var clientAddress: String?
+    private let request: Request
+
+    init(request: Request) {
+        self.logger = request.logger
+        self.request = request
+    }
+
+    /// The client's IP address (``Vapor/Request/clientAddress``). Worked out on each read, from the peer and the
+    /// trusted proxies' `X-Forwarded-For`, because only sign-in asks for it.
+    var clientAddress: String? { request.clientAddress }
 
     @TaskLocal static var current: RequestScope?
 }
@@ -18,8 +26,7 @@ struct RequestScope: Sendable {
 /// Sets ``RequestScope/current`` for the rest of the responder chain.
 struct RequestScopeMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let scope = RequestScope(logger: request.logger, clientAddress: request.clientAddress)
-        return try await RequestScope.$current.withValue(scope) {
+        try await RequestScope.$current.withValue(RequestScope(request: request)) {
             try await next.respond(to: request)
         }
     }

@@ -55,7 +55,9 @@ enum LiveSession {
             clock: clock)
         FormaMetrics.liveSessionOpened()
         // A shutdown closes the session with 1001 and waits for it to finish writing before closing the database.
-        let drainTicket = application.formaDrain.beginSession {
+        // Held here: the session may end after the application has shut down and its storage is gone.
+        let drain = application.formaDrain
+        let drainTicket = drain.beginSession {
             channelGuard.close(.goingAway)
         }
         Task {
@@ -65,7 +67,7 @@ enum LiveSession {
             // The driver knows the closes it made; the channel guard those it made below websocket-kit (size,
             // malformed frames, a client that does not read), after which the client's reply ended the queue.
             FormaMetrics.liveSessionClosed(code: (close ?? channelGuard.serverClose)?.code)
-            application.formaDrain.endSession(drainTicket)
+            drain.endSession(drainTicket)
         }
     }
 }

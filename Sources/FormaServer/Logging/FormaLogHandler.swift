@@ -25,16 +25,13 @@ public struct FormaLogHandler: LogHandler {
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         // Whatever a caller passed, no credential reaches the log (LogRedaction).
         merged = merged.mapValues(Self.scrubbed)
-        let line: String
-        switch format {
-        case .text:
-            line = Self.textLine(
-                label: label, level: event.level, message: LogRedaction.scrub(event.message.description), metadata: merged)
-        case .json:
-            line = Self.jsonLine(
-                label: label, level: event.level, message: LogRedaction.scrub(event.message.description),
-                metadata: merged, source: event.source)
-        }
+        let message = LogRedaction.scrub(event.message.description)
+        let line =
+            switch format {
+            case .text: Self.textLine(label: label, level: event.level, message: message, metadata: merged)
+            case .json:
+                Self.jsonLine(label: label, level: event.level, message: message, metadata: merged, source: event.source)
+            }
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 

@@ -2,9 +2,12 @@ import Foundation
 import OpenAPIRuntime
 
 /// Keeps credentials out of the log: error descriptions that never include a request's headers or body, and a
-/// last scrub of every line for anything shaped like a secret (docs/security.md, "What is logged").
+/// last scrub of every line for anything shaped like a secret (docs/security.md, "What is logged"), which
+/// ``FormaLogHandler`` applies to each message and metadata value.
 enum LogRedaction {
     /// A description of `error` fit for the log: what failed and why, never the request that failed.
+    ///
+    /// Not scrubbed here: it goes into a log line, which the log handler scrubs (``scrub(_:)``).
     ///
     /// OpenAPIRuntime's `ServerError` describes the whole request, headers and decoded body included (a password, a
     /// bearer token); only its operation, its cause and the underlying error's own description are kept. Decoding
@@ -14,7 +17,7 @@ enum LogRedaction {
         case let server as ServerError:
             return "\(server.operationID): \(server.causeDescription) — \(describe(server.underlyingError))"
         case let problem as APIProblem:
-            return scrub(problem.description)
+            return problem.description
         case let decoding as DecodingError:
             switch decoding {
             case .typeMismatch(_, let context): return "DecodingError.typeMismatch at \(path(context))"
@@ -26,7 +29,7 @@ enum LogRedaction {
             }
         default:
             let text = String(reflecting: error)
-            return scrub(text.count > 2000 ? String(text.prefix(2000)) + "…" : text)
+            return text.count > 2000 ? String(text.prefix(2000)) + "…" : text
         }
     }
 
@@ -49,9 +52,18 @@ enum LogRedaction {
         }
     }()
 
+    /// Words of which every rule's match holds one (case-insensitively): ASCII text holding none is returned as it
+    /// is, without running the expressions. Forma's keys and tokens (`fk_`, `ft_`) hold an underscore. Text with
+    /// other characters is always scrubbed, since the expressions' case folding reaches beyond ASCII (`ſ`, `K`).
+    private static let markers = ["_", "bearer", "basic", "pass", "token", "secret", "key", "auth", "cookie"]
+
     /// `text` with every credential-shaped part replaced by `<redacted>`.
     static func scrub(_ text: String) -> String {
         guard !text.isEmpty else { return text }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            let lowered = text.lowercased()
+            guard markers.contains(where: { lowered.contains($0) }) else { return text }
+        }
         var result = text
         for (expression, template) in rules {
             let range = NSRange(result.startIndex..., in: result)

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -84,9 +85,9 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         // The decoder runs inside this call: a complete head resets `headBytes` before the check below.
         context.fireChannelRead(data)
         if headerTooLarge || (headStartedAt != nil && headBytes > limits.maximumHeaderBytes) {
-            refuse(
+            refuse(APIProblem(
                 status: 431, kind: "header-fields-too-large", title: "Request Header Fields Too Large",
-                detail: "the request line and headers are larger than \(limits.maximumHeaderBytes) bytes")
+                detail: "the request line and headers are larger than \(limits.maximumHeaderBytes) bytes"))
         }
     }
 
@@ -159,9 +160,9 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         guard let context, !closing else { return }
         switch expiry {
         case .header where headBytes > 0:
-            refuse(
+            refuse(APIProblem(
                 status: 408, kind: "request-timeout", title: "Request Timeout",
-                detail: "the request's headers did not arrive within \(limits.headerSeconds) seconds")
+                detail: "the request's headers did not arrive within \(limits.headerSeconds) seconds"))
         case .header, .idle, .body:
             // Nothing was asked (header, idle), or a handler is already reading the body: no answer fits; close.
             closing = true
@@ -171,7 +172,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Answers with a problem document and closes the connection. Written as bytes, past the HTTP encoder,
     /// because no request exists yet as far as the rest of the pipeline knows.
-    private func refuse(status: Int, kind: String, title: String, detail: String) {
+    private func refuse(_ problem: APIProblem) {
         guard let context, !closing else { return }
         closing = true
         timer?.task.cancel()
@@ -180,10 +181,12 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
-        let body = "{\"detail\":\"\(detail)\",\"status\":\(status),\"title\":\"\(title)\",\"type\":\"urn:forma:problem:\(kind)\"}"
-        var head = "HTTP/1.1 \(status) \(title)\r\n"
-        head += "Content-Type: application/problem+json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
-        let buffer = context.channel.allocator.buffer(string: head + body)
+        let body = problem.body
+        var head = "HTTP/1.1 \(problem.status) \(problem.title)\r\n"
+        head += "Content-Type: \(APIProblem.mediaType)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        var buffer = context.channel.allocator.buffer(capacity: head.utf8.count + body.count)
+        buffer.writeString(head)
+        buffer.writeBytes(body)
         let channel = context.channel
         context.writeAndFlush(NIOAny(buffer), promise: nil)
         channel.close(promise: nil)

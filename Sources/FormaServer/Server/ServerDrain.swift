@@ -97,14 +97,10 @@ struct DrainingMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         guard drain.beginRequest() else {
             // Answered here, outermost, rather than thrown: no other middleware may reach the database any more.
-            let problem = APIProblem(
-                status: 503, kind: "unavailable", title: "Service unavailable",
-                detail: "the server is shutting down; retry shortly",
-                headers: ["Retry-After": String(retryAfterSeconds), "Connection": "close"])
-            var headers = HTTPHeaders()
-            headers.contentType = HTTPMediaType(type: "application", subType: "problem+json")
-            for (name, value) in problem.headers { headers.replaceOrAdd(name: name, value: value) }
-            return Response(status: .serviceUnavailable, headers: headers, body: .init(data: problem.body))
+            var problem = APIProblem.serviceUnavailable(
+                "the server is shutting down; retry shortly", retryAfterSeconds: retryAfterSeconds)
+            problem.headers["Connection"] = "close"
+            return problem.vaporResponse
         }
         defer { drain.endRequest() }
         return try await next.respond(to: request)
@@ -116,11 +112,14 @@ extension Application {
         typealias Value = ServerDrain
     }
 
-    /// What this application has in flight; see ``ServerDrain``.
-    public var formaDrain: ServerDrain {
-        if let drain = storage[DrainKey.self] { return drain }
-        let drain = ServerDrain()
-        storage[DrainKey.self] = drain
-        return drain
+    /// What this application has in flight; see ``ServerDrain``. Created by `configure`.
+    public internal(set) var formaDrain: ServerDrain {
+        get {
+            guard let drain = storage[DrainKey.self] else {
+                fatalError("configure(_:configuration:) must run before requests are drained")
+            }
+            return drain
+        }
+        set { storage[DrainKey.self] = newValue }
     }
 }
