@@ -96,7 +96,7 @@ extension FormaAPIHandler {
         return try await answeringStorageFailure("Encountered an error, please try again.") {
             let store = try workoutStore(for: me)
             let workout = try await store.workout(workoutID)
-            var records: [ExerciseResultRecord] = []
+            var records: [WorkoutExerciseResult] = []
             var completion: PlanCompletion?
             if action == .save {
                 let content = try WorkoutStore.codec.decoder.decode(Workout.self, from: workout.content)
@@ -123,17 +123,13 @@ extension FormaAPIHandler {
 /// Checks the per-exercise results of a save against the workout, with FormaCore's ``WorkoutExerciseResult`` rules.
 enum ExerciseResultsValidation {
     static func records(_ results: [Components.Schemas.ExerciseResult], workout: Workout) throws(InputError)
-        -> [ExerciseResultRecord]
+        -> [WorkoutExerciseResult]
     {
-        let issues = WorkoutExerciseResult.issues(
-            results.map {
-                WorkoutExerciseResult(
-                    exerciseID: $0.exerciseId, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
-            },
-            workout: workout)
-        if !issues.isEmpty { throw InputError.invalid(issues) }
-        return results.map {
-            ExerciseResultRecord(exerciseId: $0.exerciseId, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
+        let records = results.map {
+            WorkoutExerciseResult(exerciseID: $0.exerciseId, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
         }
+        let issues = WorkoutExerciseResult.issues(records, workout: workout)
+        if !issues.isEmpty { throw InputError.invalid(issues) }
+        return records
     }
 }
