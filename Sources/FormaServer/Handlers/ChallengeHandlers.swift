@@ -63,14 +63,11 @@ struct ChallengeBoard {
             .filter(\.$seconds == seconds)
             .filter(\.$source == LiveSource.camera.rawValue)  // replayed recordings never rank (issue 12)
             .all()
+        // UUIDs order as their strings do, so ties between equal scores list in the same order as ever.
         let ranked = Leaderboard.rank(scores.map {
-            Leaderboard.Score(person: $0.userID.uuidString, reps: $0.reps, achievedAt: $0.createdAt)
+            Leaderboard.Score(person: $0.userID, reps: $0.reps, achievedAt: $0.createdAt)
         })
-        return ranked.compactMap { entry in
-            UUID(uuidString: entry.person).map {
-                Row(userID: $0, reps: entry.reps, achievedAt: entry.achievedAt, rank: entry.rank)
-            }
-        }
+        return ranked.map { Row(userID: $0.person, reps: $0.reps, achievedAt: $0.achievedAt, rank: $0.rank) }
     }
 
     /// Display names of these people (within the company); people without one are left out.
