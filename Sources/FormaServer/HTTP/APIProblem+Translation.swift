@@ -99,10 +99,6 @@ extension APIProblem {
             return .conflict(
                 "session '\(sessionID)' belongs to level \(level), which is locked: finish level \(unlocked) first",
                 field: "sessionId")
-        case .fitnessTestComplete:
-            return APIProblem(
-                status: 409, kind: "invalid-action", title: "Action is invalid",
-                detail: "this fitness test is already complete; start a new one")
         }
     }
 

@@ -194,7 +194,7 @@ struct FitnessStore {
                 .returning("id")
                 .all()
             guard locked.count == 1 else {
-                throw StateError.fitnessTestComplete
+                throw StateError.invalidAction("this fitness test is already complete; start a new one")
             }
             try await MotionTestModel.query(on: transaction)
                 .filter(\.$fitnessTestID == testID).filter(\.$exerciseID == exerciseID).delete()

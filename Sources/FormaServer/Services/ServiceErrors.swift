@@ -67,7 +67,6 @@ enum StateError: DomainError, Sendable, Equatable {
     case invalidAction(String)
     case notEnrolled(planID: String)
     case sessionLocked(sessionID: String, level: Int, unlockedLevel: Int)
-    case fitnessTestComplete
 }
 
 /// The server cannot answer now; the client may try again.
