@@ -25,8 +25,7 @@ struct FluentLiveStore: LiveSessionStore {
             let user = try await Authentication.user(forToken: token, now: application.formaClock.now, on: database)
             person = LivePerson(companyID: try user.companyID, userID: try user.userID)
         } catch let error as AuthenticationError {
-            throw .unauthorized(LiveProblem(
-                field: "token", message: APIProblem(error, requestHasBody: false).detail ?? "not valid"))
+            throw .unauthorized(LiveProblem(field: "token", message: APIProblem.detail(for: error)))
         } catch {
             logger.error("live token check failed", metadata: ["error": .string(String(reflecting: error))])
             throw .serverFailed(what: "the session failed")
