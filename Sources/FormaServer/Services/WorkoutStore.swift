@@ -153,7 +153,7 @@ struct WorkoutStore {
             let applied = try await compareAndSet(
                 run, timeline: timeline, on: transaction, results: encodedResults, totalReps: totalReps)
             guard applied else { return (false, nil) }
-            guard let sql = transaction as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
+            let sql = try transaction.sql()
             try await sql.update(WorkoutModel.schema)
                 .set("saved_at", to: SQLBind(now))
                 .set("times_completed", to: SQLRaw("times_completed + 1"))
@@ -179,7 +179,7 @@ struct WorkoutStore {
         _ run: WorkoutRunModel, timeline: WorkoutRunTimeline, on database: any Database,
         results: Data? = nil, totalReps: Int? = nil
     ) async throws -> Bool {
-        guard let sql = database as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
+        let sql = try database.sql()
         var update = sql.update(WorkoutRunModel.schema)
             .set("status", to: SQLBind(timeline.status.rawValue))
             .set("active_since", to: SQLBind(timeline.activeSince))
