@@ -11,19 +11,12 @@ extension FormaAPIHandler {
     {
         let me = try Caller.person()
         let query = input.query
-        var issues: [FieldIssue] = []
-        let exercise = PoseExercises.named(query.exercise)?.id
-        if exercise == nil {
-            issues.append(.init(field: "exercise", message: "is not an exercise the camera counts ('\(query.exercise)')"))
+        guard let exercise = PoseExercises.named(query.exercise)?.id else {
+            throw InputError.badParameter(
+                FieldIssue(field: "exercise", message: "is not an exercise the camera counts ('\(query.exercise)')"))
         }
-        if !LiveLimits.challengeSeconds.contains(query.seconds) {
-            issues.append(.init(
-                field: "seconds",
-                message: "must be \(LiveLimits.challengeSeconds.lowerBound) to \(LiveLimits.challengeSeconds.upperBound)"))
-        }
-        let limit = query.limit ?? 10
-        if !(1...100).contains(limit) { issues.append(.init(field: "limit", message: "must be 1 to 100")) }
-        guard issues.isEmpty, let exercise else { throw InputError.invalid(issues) }
+        _ = try QueryBounds.value(query.seconds, of: "seconds", in: LiveLimits.challengeSeconds)
+        let limit = try QueryBounds.value(query.limit, of: "limit", in: 1...100, default: 10)
 
         let board = ChallengeBoard(
             database: try database(), companyID: me.companyID, exercise: exercise, seconds: query.seconds)

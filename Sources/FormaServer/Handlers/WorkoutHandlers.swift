@@ -62,10 +62,7 @@ extension FormaAPIHandler {
 
     func listWorkouts(_ input: Operations.ListWorkouts.Input) async throws -> Operations.ListWorkouts.Output {
         let me = try Caller.person()
-        let limit = input.query.limit ?? 50
-        guard (1...200).contains(limit) else {
-            throw InputError.badParameter(FieldIssue(field: "limit", message: "must be 1 to 200"))
-        }
+        let limit = try QueryBounds.value(input.query.limit, of: "limit", in: 1...200, default: 50)
         let store = try workoutStore(for: me)
         let status = input.query.status
         let items = try await WorkoutLists(store: store).items(status: status.rawValue, limit: limit)
@@ -76,10 +73,7 @@ extension FormaAPIHandler {
         -> Operations.GetWorkoutHistory.Output
     {
         let me = try Caller.person()
-        let weeks = input.query.weeks ?? 12
-        guard (1...104).contains(weeks) else {
-            throw InputError.badParameter(FieldIssue(field: "weeks", message: "must be 1 to 104"))
-        }
+        let weeks = try QueryBounds.value(input.query.weeks, of: "weeks", in: 1...104, default: 12)
         let store = try workoutStore(for: me)
         let timeZone = me.user.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? .current
         let history = try await WorkoutLists(store: store).history(weeks: weeks, timeZone: timeZone)
