@@ -97,12 +97,12 @@ struct FluentLiveStore: LiveSessionStore {
         case let .set(summary, person, workout, source):
             try await LiveSetResultModel(
                 companyID: person.companyID, userID: person.userID, workoutID: workout.workoutID,
-                runID: workout.runID, summary: summary, createdAt: now, source: source.rawValue
+                runID: workout.runID, summary: summary, createdAt: now, source: source
             ).create(on: database)
         case let .challengeScore(person, exercise, seconds, reps, source):
             try await ChallengeScoreModel(
                 companyID: person.companyID, userID: person.userID, poseExercise: exercise, seconds: seconds,
-                reps: reps, createdAt: now, source: source.rawValue
+                reps: reps, createdAt: now, source: source
             ).create(on: database)
         }
     }
