@@ -79,7 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Create or update the database schema and seed the catalogue, then exit."
+        abstract: "Create or update the database schema and the default company, then exit."
     )
 
     @OptionGroup var database: DatabaseOptions

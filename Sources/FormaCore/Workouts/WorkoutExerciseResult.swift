@@ -8,6 +8,12 @@ public struct WorkoutExerciseResult: Sendable, Hashable, Codable {
     /// Form quality from 0 (poor) to 100 (perfect).
     public var formScore: Double?
 
+    /// The JSON keys of the API and of stored runs (`exerciseId`).
+    private enum CodingKeys: String, CodingKey {
+        case exerciseID = "exerciseId"
+        case reps, seconds, formScore
+    }
+
     public init(exerciseID: String, reps: Int?, seconds: Int?, formScore: Double?) {
         self.exerciseID = exerciseID
         self.reps = reps

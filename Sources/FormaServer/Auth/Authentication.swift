@@ -173,11 +173,7 @@ enum Authentication {
         if let key = credentials.apiKey {
             let company = try await company(forKey: key, on: database)
             guard let rawUserID = credentials.hostUserID else { throw AuthenticationError.missingHostUser }
-            let externalID: String
-            switch HostUserID.validate(rawUserID, field: hostUserHeader) {
-            case .success(let valid): externalID = valid
-            case .failure(let issue): throw InputError.invalid([issue])
-            }
+            let externalID = try HostUserID.checked(rawUserID, field: hostUserHeader)
             let user = try await hostUser(externalID: externalID, in: company, on: database)
             return try AuthenticatedUser(user: user, company: company, token: nil)
         }

@@ -88,8 +88,8 @@ public func configure(
     try EmbedRoutes.register(on: app, settings: configuration.embed)
 }
 
-/// Brings the database schema up to date and seeds what a new database needs (the catalogue, the default
-/// company). Safe to call on every start: applied migrations are skipped.
+/// Brings the database schema up to date and creates what a new database needs (the default company; the catalogue
+/// is served from memory, not stored). Safe to call on every start: applied migrations are skipped.
 public func migrate(_ app: Application) async throws {
     if case .sqlite = app.formaConfiguration.database, let sql = app.db as? any SQLDatabase {
         // Write-ahead logging lets readers and the one writer proceed together, and lets `forma company …` work

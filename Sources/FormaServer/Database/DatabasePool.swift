@@ -1,6 +1,7 @@
 import FluentKit
 import Logging
 import NIOCore
+import SQLKit
 
 /// The application's databases, from which each request takes a handle.
 ///
@@ -20,5 +21,14 @@ struct DatabasePool: Sendable {
             throw .databaseUnavailable
         }
         return database
+    }
+}
+
+extension Database {
+    /// This database as SQL, for queries Fluent's builder cannot write (compare-and-set updates, row locks).
+    /// Every database Forma runs on is SQL; anything else is ``ServiceError/broken(_:)``.
+    func sql() throws(ServiceError) -> any SQLDatabase {
+        guard let sql = self as? any SQLDatabase else { throw .broken("no SQL database") }
+        return sql
     }
 }

@@ -51,21 +51,29 @@ extension APIProblem {
     }
 
     private static func problem(for error: AuthenticationError) -> APIProblem {
+        switch error {
+        case .missingCredentials, .missingAPIKey, .missingHostUser, .missingBearerToken, .invalidAPIKey, .invalidToken,
+            .expiredToken, .wrongEmailOrPassword:
+            .unauthorized(detail(for: error))
+        case .companiesDiffer, .otherCompany: .forbidden(detail(for: error))
+        }
+    }
+
+    /// The detail of a 401 or 403: what credential is missing or wrong, and what to send instead.
+    static func detail(for error: AuthenticationError) -> String {
         let key = Authentication.apiKeyHeader
         let user = Authentication.hostUserHeader
-        switch error {
-        case .missingCredentials:
-            return .unauthorized("send a user token as 'Authorization: Bearer <token>', or \(key) with \(user)")
-        case .missingAPIKey: return .unauthorized("send the company API key in the \(key) header")
-        case .missingHostUser:
-            return .unauthorized("with \(key), send the host app's user id in \(user), or use a user token")
-        case .missingBearerToken: return .unauthorized("send the token to revoke as 'Authorization: Bearer <token>'")
-        case .invalidAPIKey: return .unauthorized("the API key is not valid or has been revoked")
-        case .invalidToken: return .unauthorized("the token is not valid or has been revoked")
-        case .expiredToken: return .unauthorized("the token has expired; sign in or create a new session")
-        case .wrongEmailOrPassword: return .unauthorized("the email or the password is wrong")
-        case .companiesDiffer: return .forbidden("the token and the API key belong to different companies")
-        case .otherCompany(let name): return .forbidden("the API key belongs to another company than '\(name)'")
+        return switch error {
+        case .missingCredentials: "send a user token as 'Authorization: Bearer <token>', or \(key) with \(user)"
+        case .missingAPIKey: "send the company API key in the \(key) header"
+        case .missingHostUser: "with \(key), send the host app's user id in \(user), or use a user token"
+        case .missingBearerToken: "send the token to revoke as 'Authorization: Bearer <token>'"
+        case .invalidAPIKey: "the API key is not valid or has been revoked"
+        case .invalidToken: "the token is not valid or has been revoked"
+        case .expiredToken: "the token has expired; sign in or create a new session"
+        case .wrongEmailOrPassword: "the email or the password is wrong"
+        case .companiesDiffer: "the token and the API key belong to different companies"
+        case .otherCompany(let name): "the API key belongs to another company than '\(name)'"
         }
     }
 
@@ -99,10 +107,6 @@ extension APIProblem {
             return .conflict(
                 "session '\(sessionID)' belongs to level \(level), which is locked: finish level \(unlocked) first",
                 field: "sessionId")
-        case .fitnessTestComplete:
-            return APIProblem(
-                status: 409, kind: "invalid-action", title: "Action is invalid",
-                detail: "this fitness test is already complete; start a new one")
         }
     }
 

@@ -11,19 +11,12 @@ extension FormaAPIHandler {
     {
         let me = try Caller.person()
         let query = input.query
-        var issues: [FieldIssue] = []
-        let exercise = PoseExercises.named(query.exercise)?.id
-        if exercise == nil {
-            issues.append(.init(field: "exercise", message: "is not an exercise the camera counts ('\(query.exercise)')"))
+        guard let exercise = PoseExercises.named(query.exercise)?.id else {
+            throw InputError.badParameter(
+                FieldIssue(field: "exercise", message: "is not an exercise the camera counts ('\(query.exercise)')"))
         }
-        if !LiveLimits.challengeSeconds.contains(query.seconds) {
-            issues.append(.init(
-                field: "seconds",
-                message: "must be \(LiveLimits.challengeSeconds.lowerBound) to \(LiveLimits.challengeSeconds.upperBound)"))
-        }
-        let limit = query.limit ?? 10
-        if !(1...100).contains(limit) { issues.append(.init(field: "limit", message: "must be 1 to 100")) }
-        guard issues.isEmpty, let exercise else { throw InputError.invalid(issues) }
+        _ = try QueryBounds.value(query.seconds, of: "seconds", in: LiveLimits.challengeSeconds)
+        let limit = try QueryBounds.value(query.limit, of: "limit", in: 1...100, default: 10)
 
         let board = ChallengeBoard(
             database: try database(), companyID: me.companyID, exercise: exercise, seconds: query.seconds)
@@ -63,14 +56,11 @@ struct ChallengeBoard {
             .filter(\.$seconds == seconds)
             .filter(\.$source == LiveSource.camera.rawValue)  // replayed recordings never rank (issue 12)
             .all()
+        // UUIDs order as their strings do, so ties between equal scores list in the same order as ever.
         let ranked = Leaderboard.rank(scores.map {
-            Leaderboard.Score(person: $0.userID.uuidString, reps: $0.reps, achievedAt: $0.createdAt)
+            Leaderboard.Score(person: $0.userID, reps: $0.reps, achievedAt: $0.createdAt)
         })
-        return ranked.compactMap { entry in
-            UUID(uuidString: entry.person).map {
-                Row(userID: $0, reps: entry.reps, achievedAt: entry.achievedAt, rank: entry.rank)
-            }
-        }
+        return ranked.map { Row(userID: $0.person, reps: $0.reps, achievedAt: $0.achievedAt, rank: $0.rank) }
     }
 
     /// Display names of these people (within the company); people without one are left out.

@@ -23,7 +23,7 @@ extension FormaAPIHandler {
 
     func listMotionTests(_ input: Operations.ListMotionTests.Input) async throws -> Operations.ListMotionTests.Output {
         let me = try Caller.person()
-        let limit = try Self.limit(input.query.limit)
+        let limit = try QueryBounds.value(input.query.limit, of: "limit", in: 1...200, default: 50)
         let store = try fitnessStore(for: me)
         let rows = try await store.motionTests(exerciseID: input.query.exerciseId, limit: limit)
         return .ok(.init(body: .json(.init(items: try rows.map { try FitnessMapping.result($0, catalog: store.catalog) }))))
@@ -46,7 +46,7 @@ extension FormaAPIHandler {
         -> Operations.ListFitnessTests.Output
     {
         let me = try Caller.person()
-        let limit = try Self.limit(input.query.limit)
+        let limit = try QueryBounds.value(input.query.limit, of: "limit", in: 1...200, default: 50)
         let store = try fitnessStore(for: me)
         var items: [Components.Schemas.FitnessTest] = []
         for test in try await store.fitnessTests(limit: limit) {
@@ -168,14 +168,6 @@ extension FormaAPIHandler {
                     + ExerciseCategory.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return category
-    }
-
-    private static func limit(_ value: Int?) throws -> Int {
-        let limit = value ?? 50
-        guard (1...200).contains(limit) else {
-            throw InputError.badParameter(FieldIssue(field: "limit", message: "must be 1 to 200"))
-        }
-        return limit
     }
 }
 

@@ -9,11 +9,7 @@ extension FormaAPIHandler {
         if let named = body.company, CompanyName.key(named) != company.nameKey {
             throw AuthenticationError.otherCompany(named: named)
         }
-        let externalID: String
-        switch HostUserID.validate(body.userId, field: "userId") {
-        case .success(let valid): externalID = valid
-        case .failure(let issue): throw InputError.invalid([issue])
-        }
+        let externalID = try HostUserID.checked(body.userId, field: "userId")
         let database = try self.database()
         let user = try await Authentication.hostUser(externalID: externalID, in: company, on: database)
         let (secret, record) = try await Authentication.issueToken(

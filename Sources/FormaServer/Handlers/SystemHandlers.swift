@@ -7,8 +7,7 @@ public let formaVersion = "0.1.0"
 extension FormaAPIHandler {
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
         do {
-            guard let sql = try database() as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
-            try await sql.raw("SELECT 1").run()
+            try await database().sql().raw("SELECT 1").run()
         } catch {
             logger.warning("health check failed", metadata: ["error": .string(String(describing: error))])
             throw ServiceError.databaseNotAnswering

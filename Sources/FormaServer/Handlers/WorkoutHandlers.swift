@@ -62,10 +62,7 @@ extension FormaAPIHandler {
 
     func listWorkouts(_ input: Operations.ListWorkouts.Input) async throws -> Operations.ListWorkouts.Output {
         let me = try Caller.person()
-        let limit = input.query.limit ?? 50
-        guard (1...200).contains(limit) else {
-            throw InputError.badParameter(FieldIssue(field: "limit", message: "must be 1 to 200"))
-        }
+        let limit = try QueryBounds.value(input.query.limit, of: "limit", in: 1...200, default: 50)
         let store = try workoutStore(for: me)
         let status = input.query.status
         let items = try await WorkoutLists(store: store).items(status: status.rawValue, limit: limit)
@@ -76,10 +73,7 @@ extension FormaAPIHandler {
         -> Operations.GetWorkoutHistory.Output
     {
         let me = try Caller.person()
-        let weeks = input.query.weeks ?? 12
-        guard (1...104).contains(weeks) else {
-            throw InputError.badParameter(FieldIssue(field: "weeks", message: "must be 1 to 104"))
-        }
+        let weeks = try QueryBounds.value(input.query.weeks, of: "weeks", in: 1...104, default: 12)
         let store = try workoutStore(for: me)
         let timeZone = me.user.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? .current
         let history = try await WorkoutLists(store: store).history(weeks: weeks, timeZone: timeZone)
@@ -96,7 +90,7 @@ extension FormaAPIHandler {
         return try await answeringStorageFailure("Encountered an error, please try again.") {
             let store = try workoutStore(for: me)
             let workout = try await store.workout(workoutID)
-            var records: [ExerciseResultRecord] = []
+            var records: [WorkoutExerciseResult] = []
             var completion: PlanCompletion?
             if action == .save {
                 let content = try WorkoutStore.codec.decoder.decode(Workout.self, from: workout.content)
@@ -123,17 +117,13 @@ extension FormaAPIHandler {
 /// Checks the per-exercise results of a save against the workout, with FormaCore's ``WorkoutExerciseResult`` rules.
 enum ExerciseResultsValidation {
     static func records(_ results: [Components.Schemas.ExerciseResult], workout: Workout) throws(InputError)
-        -> [ExerciseResultRecord]
+        -> [WorkoutExerciseResult]
     {
-        let issues = WorkoutExerciseResult.issues(
-            results.map {
-                WorkoutExerciseResult(
-                    exerciseID: $0.exerciseId, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
-            },
-            workout: workout)
-        if !issues.isEmpty { throw InputError.invalid(issues) }
-        return results.map {
-            ExerciseResultRecord(exerciseId: $0.exerciseId, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
+        let records = results.map {
+            WorkoutExerciseResult(exerciseID: $0.exerciseId, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
         }
+        let issues = WorkoutExerciseResult.issues(records, workout: workout)
+        if !issues.isEmpty { throw InputError.invalid(issues) }
+        return records
     }
 }

@@ -46,7 +46,7 @@ enum WorkoutMapping {
     static func run(_ model: WorkoutRunModel, now: Date) throws -> Components.Schemas.WorkoutRun {
         let timeline = model.timeline
         let results = try model.results.map {
-            try WorkoutStore.codec.decoder.decode([ExerciseResultRecord].self, from: $0)
+            try WorkoutStore.codec.decoder.decode([WorkoutExerciseResult].self, from: $0)
         }
         let unlock = try model.planUnlock.map { try WorkoutStore.codec.decoder.decode(PlanUnlock.self, from: $0) }
         return .init(
@@ -57,7 +57,7 @@ enum WorkoutMapping {
             elapsedSeconds: (timeline.elapsedSeconds(at: now) * 10)
                 .rounded() / 10,
             results: results?.map {
-                .init(exerciseId: $0.exerciseId, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
+                .init(exerciseId: $0.exerciseID, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
             },
             planUnlocked: unlock.map(planUnlock))
     }

@@ -33,8 +33,7 @@ struct FluentLiveStore: LiveSessionStore {
             let user = try await Authentication.user(forToken: token, now: application.formaClock.now, on: database)
             person = LivePerson(companyID: try user.companyID, userID: try user.userID)
         } catch let error as AuthenticationError {
-            throw .unauthorized(LiveProblem(
-                field: "token", message: APIProblem(error, requestHasBody: false).detail ?? "not valid"))
+            throw .unauthorized(LiveProblem(field: "token", message: APIProblem.detail(for: error)))
         } catch {
             logger.error("live token check failed", metadata: ["error": .string(String(reflecting: error))])
             throw .serverFailed(what: "the session failed")
@@ -116,12 +115,12 @@ struct FluentLiveStore: LiveSessionStore {
         case let .set(summary, person, workout, source):
             try await LiveSetResultModel(
                 companyID: person.companyID, userID: person.userID, workoutID: workout.workoutID,
-                runID: workout.runID, summary: summary, createdAt: now, source: source.rawValue
+                runID: workout.runID, summary: summary, createdAt: now, source: source
             ).create(on: database)
         case let .challengeScore(person, exercise, seconds, reps, source):
             try await ChallengeScoreModel(
                 companyID: person.companyID, userID: person.userID, poseExercise: exercise, seconds: seconds,
-                reps: reps, createdAt: now, source: source.rawValue
+                reps: reps, createdAt: now, source: source
             ).create(on: database)
         }
     }

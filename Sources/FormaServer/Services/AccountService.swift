@@ -70,8 +70,7 @@ struct AccountService {
         let company = try await defaultCompany()
         let companyID = try company.requireID()
         let throttle = LoginThrottle(policy: configuration.loginThrottle, database: database)
-        let address = clientAddress
-        try await throttle.admit(companyID: companyID, emailKey: emailKey, address: address, now: now)
+        try await throttle.admit(companyID: companyID, emailKey: emailKey, address: clientAddress, now: now)
 
         let user = try await UserModel.query(on: database)
             .filter(\.$company.$id == companyID)
@@ -82,7 +81,7 @@ struct AccountService {
             FormaMetrics.countAccountEvent("login_failed")
             throw AuthenticationError.wrongEmailOrPassword
         }
-        try await throttle.succeeded(companyID: companyID, emailKey: emailKey, address: address)
+        try await throttle.succeeded(companyID: companyID, emailKey: emailKey, address: clientAddress)
         let (secret, record) = try await Authentication.issueToken(
             for: user, kind: .login, lifetimeSeconds: configuration.loginTokenLifetimeSeconds, now: now, on: database)
         user.$company.value = company

@@ -183,7 +183,7 @@ struct FitnessStore {
         let row = try motionRow(analysis, recording: recording, exerciseID: exerciseID, recordedAt: recordedAt)
         row.fitnessTestID = testID
         try await database.transaction { transaction in
-            guard let sql = transaction as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
+            let sql = try transaction.sql()
             // First a write on the test's row: it takes the row lock (PostgreSQL) or the write lock (SQLite), so
             // recordings of one test run one after another, and a completed test refuses more.
             let locked = try await sql.update(FitnessTestModel.schema)
@@ -194,7 +194,7 @@ struct FitnessStore {
                 .returning("id")
                 .all()
             guard locked.count == 1 else {
-                throw StateError.fitnessTestComplete
+                throw StateError.invalidAction("this fitness test is already complete; start a new one")
             }
             try await MotionTestModel.query(on: transaction)
                 .filter(\.$fitnessTestID == testID).filter(\.$exerciseID == exerciseID).delete()
@@ -212,7 +212,7 @@ struct FitnessStore {
     private func complete(
         _ test: FitnessTestModel, results: [MotionTestModel], exerciseIDs: [String], on transaction: any Database
     ) async throws {
-        guard let sql = transaction as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
+        let sql = try transaction.sql()
         // Completions of different tests by one person take turns (PostgreSQL; SQLite holds its write lock already).
         _ = try await sql.select().column("id").from(UserModel.schema)
             .where("id", .equal, SQLBind(userID)).for(.update).all()

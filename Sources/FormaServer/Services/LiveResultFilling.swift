@@ -6,15 +6,15 @@ import Foundation
 /// counted during the run (FormaCore's ``CountedSet/result(of:)`` adds them up).
 enum LiveResultFilling {
     static func filled(
-        _ records: [ExerciseResultRecord], workout: Workout, runID: UUID?, userID: UUID, on database: any Database
-    ) async throws -> [ExerciseResultRecord] {
+        _ records: [WorkoutExerciseResult], workout: Workout, runID: UUID?, userID: UUID, on database: any Database
+    ) async throws -> [WorkoutExerciseResult] {
         guard let runID else { return records }
         let sets = try await LiveSetResultModel.query(on: database)
             .filter(\.$runID == runID).filter(\.$userID == userID).filter(\.$exerciseID != nil)
             .sort(\.$createdAt).all()
         guard !sets.isEmpty else { return records }
         let byExercise = Dictionary(grouping: sets) { $0.exerciseID ?? "" }
-        var given = Set(records.map(\.exerciseId))
+        var given = Set(records.map(\.exerciseID))
         var result = records
         for item in workout.items where !given.contains(item.exerciseID) {
             guard let sets = byExercise[item.exerciseID] else { continue }
@@ -22,8 +22,8 @@ enum LiveResultFilling {
             let total = CountedSet.result(of: sets.map {
                 CountedSet(reps: $0.reps, seconds: $0.seconds, quality: $0.quality)
             })
-            result.append(ExerciseResultRecord(
-                exerciseId: item.exerciseID, reps: total.reps, seconds: total.seconds, formScore: total.formScore))
+            result.append(WorkoutExerciseResult(
+                exerciseID: item.exerciseID, reps: total.reps, seconds: total.seconds, formScore: total.formScore))
         }
         return result
     }

@@ -89,7 +89,7 @@ struct PlanProgressStore {
     /// - Returns: The level this completion opened, if it opened one. `nil` when the person is no longer enrolled,
     ///   the session was already done, or it did not finish a level.
     func recordCompletion(_ completion: PlanCompletion, runID: UUID) async throws -> PlanUnlock? {
-        guard let sql = database as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
+        let sql = try database.sql()
         guard let enrolment = try await enrolment(in: completion.plan.id) else { return nil }
         // Serialise completions of one enrolment on PostgreSQL (SQLite already holds its write lock here).
         _ = try await sql.select().column("id").from(PlanEnrolmentModel.schema)

@@ -21,6 +21,16 @@ enum InputError: DomainError, Sendable, Equatable {
     }
 }
 
+extension HostUserID {
+    /// The host app's user id unchanged; ``InputError/invalid(_:)`` naming `field` when it breaks FormaCore's rules.
+    static func checked(_ raw: String, field: String) throws(InputError) -> String {
+        switch validate(raw, field: field) {
+        case .success(let valid): valid
+        case .failure(let issue): throw .invalid([issue])
+        }
+    }
+}
+
 /// Who the request is from could not be established, or may not do this.
 enum AuthenticationError: DomainError, Sendable, Equatable {
     /// Neither a user token nor an API key with a host user id.
@@ -67,7 +77,6 @@ enum StateError: DomainError, Sendable, Equatable {
     case invalidAction(String)
     case notEnrolled(planID: String)
     case sessionLocked(sessionID: String, level: Int, unlockedLevel: Int)
-    case fitnessTestComplete
 }
 
 /// The server cannot answer now; the client may try again.

@@ -28,7 +28,7 @@ enum UserDataDeletion {
     static func deleteUser(_ user: UserModel, on database: any Database) async throws {
         let userID = try user.requireID()
         try await database.transaction { transaction in
-            guard let sql = transaction as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
+            let sql = try transaction.sql()
             for table in userOwnedTables {
                 try await sql.delete(from: table).where("user_id", .equal, SQLBind(userID)).run()
             }

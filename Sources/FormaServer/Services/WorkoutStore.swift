@@ -3,14 +3,6 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// One exercise's results in a saved run.
-struct ExerciseResultRecord: Codable, Sendable, Hashable {
-    var exerciseId: String
-    var reps: Int?
-    var seconds: Int?
-    var formScore: Double?
-}
-
 /// The workouts and runs of one person: every query is scoped to their company and user id.
 ///
 /// Exclusive changes are atomic in the database rather than checked in Swift: a start is an insert guarded by the
@@ -120,7 +112,7 @@ struct WorkoutStore {
     /// - Parameter planSession: For save of a plan session's workout, how to record the session as done.
     /// - Returns: The run as stored after the change, and the plan level the save opened, if any.
     func apply(
-        _ action: WorkoutRunAction, to workout: WorkoutModel, results: [ExerciseResultRecord] = [],
+        _ action: WorkoutRunAction, to workout: WorkoutModel, results: [WorkoutExerciseResult] = [],
         planSession: PlanCompletion? = nil
     ) async throws -> (run: WorkoutRunModel, unlock: PlanUnlock?) {
         let workoutID = try workout.requireID()
@@ -149,7 +141,7 @@ struct WorkoutStore {
     }
 
     private func save(
-        _ run: WorkoutRunModel, timeline: WorkoutRunTimeline, workoutID: UUID, results: [ExerciseResultRecord],
+        _ run: WorkoutRunModel, timeline: WorkoutRunTimeline, workoutID: UUID, results: [WorkoutExerciseResult],
         planSession: PlanCompletion?
     ) async throws -> (run: WorkoutRunModel, unlock: PlanUnlock?)? {
         let encodedResults = try Self.codec.encoder.encode(results)
@@ -161,7 +153,7 @@ struct WorkoutStore {
             let applied = try await compareAndSet(
                 run, timeline: timeline, on: transaction, results: encodedResults, totalReps: totalReps)
             guard applied else { return (false, nil) }
-            guard let sql = transaction as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
+            let sql = try transaction.sql()
             try await sql.update(WorkoutModel.schema)
                 .set("saved_at", to: SQLBind(now))
                 .set("times_completed", to: SQLRaw("times_completed + 1"))
@@ -187,7 +179,7 @@ struct WorkoutStore {
         _ run: WorkoutRunModel, timeline: WorkoutRunTimeline, on database: any Database,
         results: Data? = nil, totalReps: Int? = nil
     ) async throws -> Bool {
-        guard let sql = database as? any SQLDatabase else { throw ServiceError.broken("no SQL database") }
+        let sql = try database.sql()
         var update = sql.update(WorkoutRunModel.schema)
             .set("status", to: SQLBind(timeline.status.rawValue))
             .set("active_since", to: SQLBind(timeline.activeSince))

@@ -203,6 +203,38 @@ struct WorkoutLifecycleTests {
         }
     }
 
+    @Test func savedResultsAreStoredAsJSONWithExerciseIdAndEarlierRowsStillRead() async throws {
+        try await withFormaApp { app in
+            // setup: a saved run
+            let ada = try await Trainee.signUp(APIClient(app: app), "ada@example.com")
+            let workout = try await ada.generate()
+            _ = try await ada.act("start", workout.id)
+            let first = try #require(workout.items.first { $0.block == "main" })
+            let saved = try await ada.act(
+                "save", workout.id, json: ["results": [RunBody.Result(exerciseId: first.exerciseId, reps: 30)]])
+            #expect(saved.status == .ok)
+            let stored = try #require(try await WorkoutRunModel.query(on: app.db).first())
+
+            // act: a row as earlier versions stored it, written over the saved one
+            let earlier = #"[{"exerciseId":"\#(first.exerciseId)","reps":12,"formScore":88.5},{"exerciseId":"Plank","seconds":60}]"#
+            let sql = try #require(app.db as? any SQLDatabase)
+            try await sql.update(WorkoutRunModel.schema).set("results", to: SQLBind(Data(earlier.utf8)))
+                .where("id", .equal, SQLBind(try stored.requireID())).run()
+            let reread = try #require(try await WorkoutRunModel.query(on: app.db).first())
+            let run = try WorkoutMapping.run(reread, now: Date())
+
+            // verify: the stored JSON names the exercise `exerciseId`, and the earlier row reads back whole
+            let savedJSON = try #require(
+                try stored.results.flatMap { try JSONSerialization.jsonObject(with: $0) as? [[String: Any]] })
+            #expect(savedJSON.first?["exerciseId"] as? String == first.exerciseId)
+            #expect(savedJSON.first?["reps"] as? Int == 30)
+            #expect(run.results?.map(\.exerciseId) == [first.exerciseId, "Plank"])
+            #expect(run.results?.map(\.reps) == [12, nil])
+            #expect(run.results?.map(\.seconds) == [nil, 60])
+            #expect(run.results?.map(\.formScore) == [88.5, nil])
+        }
+    }
+
     @Test func workoutsBelongToTheirOwner() async throws {
         try await withFormaApp { app in
             // setup: Ada's workout; Bob in the same company; Carol, a host user of another company

@@ -1,11 +1,18 @@
 import Fluent
 
 /// Creates the company consumer sign-ups join, named by `FORMA_DEFAULT_COMPANY` when the database is first made.
+///
+/// Recorded under a fixed name. Earlier versions recorded it under the company's name (a stored `name` property
+/// stood in for ``Migration/name``), so such a database runs it once more under this name: creating nothing when a
+/// default company exists keeps it at one default company, whatever `FORMA_DEFAULT_COMPANY` says then.
 struct CreateDefaultCompany: AsyncMigration {
-    let name: String
+    let companyName: String
+
+    var name: String { "FormaServer.CreateDefaultCompany" }
 
     func prepare(on database: any Database) async throws {
-        try await CompanyModel(name: name, isDefault: true).create(on: database)
+        guard try await CompanyModel.query(on: database).filter(\.$isDefault == true).first() == nil else { return }
+        try await CompanyModel(name: companyName, isDefault: true).create(on: database)
     }
 
     func revert(on database: any Database) async throws {

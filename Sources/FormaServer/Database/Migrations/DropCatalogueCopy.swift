@@ -1,9 +1,9 @@
 import Fluent
 
-/// Drops the copy of the catalogue that `CreateExercises` and `SeedExerciseCatalogue` put in the database.
+/// Drops the tables `CreateExercises` made for a copy of the catalogue.
 ///
 /// The catalogue has one source of truth, the free-exercise-db file bundled with FormaCore, served from memory
-/// (`WorkoutEngine`); nothing reads these tables any more. Reverting recreates and reseeds them.
+/// (`WorkoutEngine`); nothing reads these tables any more. Reverting recreates them, empty.
 struct DropCatalogueCopy: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await CreateExercises().revert(on: database)
@@ -11,6 +11,5 @@ struct DropCatalogueCopy: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await CreateExercises().prepare(on: database)
-        try await SeedExerciseCatalogue().prepare(on: database)
     }
 }

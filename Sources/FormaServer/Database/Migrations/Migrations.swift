@@ -12,7 +12,7 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateLoginAttempts(),
         CreateExercises(),
         SeedExerciseCatalogue(),
-        CreateDefaultCompany(name: configuration.defaultCompanyName),
+        CreateDefaultCompany(companyName: configuration.defaultCompanyName),
         CreateWorkouts(),
         CreateWorkoutRuns(),
         CreatePlanProgress(),

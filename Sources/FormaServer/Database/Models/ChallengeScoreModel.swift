@@ -1,4 +1,5 @@
 import Fluent
+import FormaLive
 import Foundation
 
 /// The repetitions of one finished timed challenge, counted by a live session (docs/live-protocol.md, "Timed
@@ -21,7 +22,7 @@ final class ChallengeScoreModel: Model, @unchecked Sendable {
 
     init(
         companyID: UUID, userID: UUID, poseExercise: String, seconds: Int, reps: Int, createdAt: Date,
-        source: String = "camera"
+        source: LiveSource = .camera
     ) {
         self.companyID = companyID
         self.userID = userID
@@ -29,6 +30,6 @@ final class ChallengeScoreModel: Model, @unchecked Sendable {
         self.seconds = seconds
         self.reps = reps
         self.createdAt = createdAt
-        self.source = source
+        self.source = source.rawValue
     }
 }

@@ -1,4 +1,5 @@
 import Fluent
+import FormaLive
 import Foundation
 
 /// One set counted by a live session that belonged to a workout run (docs/live-protocol.md).
@@ -29,9 +30,9 @@ final class LiveSetResultModel: Model, @unchecked Sendable {
 
     init(
         companyID: UUID, userID: UUID, workoutID: UUID, runID: UUID, summary: LiveSetSummary, createdAt: Date,
-        source: String = "camera"
+        source: LiveSource = .camera
     ) {
-        self.source = source
+        self.source = source.rawValue
         self.companyID = companyID
         self.userID = userID
         self.workoutID = workoutID
