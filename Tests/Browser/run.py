@@ -24,14 +24,11 @@ when any failed. Usage: run.py FORMA_BINARY
 import json
 import os
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import traceback
-import urllib.error
 import urllib.parse
 import urllib.request
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -48,6 +45,11 @@ from selenium.common.exceptions import (  # noqa: E402
 )
 from selenium.webdriver.common.by import By  # noqa: E402
 
+# What the probes and these tests share: a `forma serve` process, free ports, waits (Tests/Probe).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Probe"))
+import common  # noqa: E402
+from common import Server, free_port  # noqa: E402
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Messages exactly as the page posted them: FormaKit's event decoding is tested against these (FormaKitTests).
 EVENT_FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "FormaKitTests", "Fixtures",
@@ -57,12 +59,6 @@ RECEIVED = []
 GOLDEN_FRAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "live", "frames.json")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 SQUAT_REPS = 12
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 HOST_PAGE = """<!doctype html>
@@ -113,21 +109,15 @@ class HostHandler(SimpleHTTPRequestHandler):
 
 class Harness:
     def __init__(self, forma_binary):
-        self.binary = os.path.abspath(forma_binary)
         self.work = tempfile.mkdtemp(prefix="forma-browser-")
-        self.env = dict(os.environ, FORMA_DATA_DIR=os.path.join(self.work, "data"), FORMA_BCRYPT_COST="4",
-                        FORMA_EMBED_REPLAY="on",
-                        FORMA_LOG_LEVEL="warning")
-        self.env.pop("DATABASE_URL", None)
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.server = Server(forma_binary, self.work, "server", env={"FORMA_EMBED_REPLAY": "on"})
+        self.base = self.server.base
         self.host_port = free_port()
         self.host = f"http://127.0.0.1:{self.host_port}"
-        self.server = None
         self.driver = None
 
     def forma(self, *args):
-        return subprocess.run([self.binary, *args], env=self.env, check=True, capture_output=True, text=True).stdout
+        return self.server.cli(*args)
 
     def start(self):
         self.forma("migrate")
@@ -135,20 +125,7 @@ class Harness:
         self.key = created["apiKey"]
         self.forma("synthesize", "--exercise", "squat", "--reps", str(SQUAT_REPS), "--seconds-per-rep", "2",
                    "--seed", "5", "--output", os.path.join(self.work, "squats.json"))
-        self.server = subprocess.Popen([self.binary, "serve", "--port", str(self.port)], env=self.env,
-                                       stdout=open(os.path.join(self.work, "server.log"), "w"),
-                                       stderr=subprocess.STDOUT)
-        deadline = time.time() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.base}/v1/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError):
-                pass
-            if time.time() > deadline or self.server.poll() is not None:
-                raise RuntimeError("forma serve did not become healthy; see " + self.work + "/server.log")
-            time.sleep(0.2)
+        self.server.start(timeout=60)
         handler = lambda *a, **k: HostHandler(*a, directory=self.work, **k)  # noqa: E731
         self.http = ThreadingHTTPServer(("127.0.0.1", self.host_port), handler)
         threading.Thread(target=self.http.serve_forever, daemon=True).start()
@@ -163,12 +140,7 @@ class Harness:
     def stop(self):
         if self.driver:
             self.driver.quit()
-        if self.server:
-            self.server.terminate()
-            try:
-                self.server.wait(10)
-            except subprocess.TimeoutExpired:
-                self.server.kill()
+        self.server.stop()
         if getattr(self, "http", None):
             self.http.shutdown()
         shutil.rmtree(self.work, ignore_errors=True)
@@ -198,21 +170,7 @@ NOT_THERE_YET = (NoSuchElementException, StaleElementReferenceException, NoSuchF
 def wait_until(condition, timeout, what):
     """Calls `condition` until it returns something truthy, which it returns, or fails after `timeout` seconds.
     A condition that finds no element yet, or one that went stale under it, counts as "not yet", not as a failure."""
-    deadline = time.time() + timeout
-    last_miss = None
-    while True:
-        try:
-            value = condition()
-            if value:
-                return value
-        except NOT_THERE_YET as miss:
-            last_miss = miss
-        if time.time() >= deadline:
-            break
-        time.sleep(0.1)
-    detail = f" (last: {type(last_miss).__name__}: {str(last_miss).splitlines()[0] if str(last_miss) else ''})" \
-        if last_miss else ""
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}{detail}")
+    return common.wait_until(condition, timeout, what, retry_on=NOT_THERE_YET)
 
 
 def click_if_present(driver, selector):
@@ -547,9 +505,7 @@ def main():
         failed += 1
         print(f"✘ Test browser_setup() failed after 0 seconds: {error}", flush=True)
         traceback.print_exc()
-        log = os.path.join(harness.work, "server.log")
-        if os.path.exists(log):
-            print(open(log).read()[-3000:], file=sys.stderr)
+        print(harness.server.log_tail(3000), file=sys.stderr)
     finally:
         harness.stop()
     print(f"Browser tests: {passed} passed, {failed} failed")
