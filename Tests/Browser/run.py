@@ -328,20 +328,29 @@ def test_challenge(harness):
 
 
 def test_waits_retry_until_the_element_appears(harness):
-    """The wait helper itself: an element that is rendered late (and re-rendered once, going stale) is waited for,
-    not reported missing at the first look."""
+    """The wait helper itself: an element that is not rendered yet, then re-rendered under the condition (going
+    stale), is waited for, not reported missing at the first look. The page renders when the condition's looks
+    say so, not on a timer, so each case happens on every machine."""
     driver = harness.driver
-    page = ("<body><script>setTimeout(() => { document.body.innerHTML = '<h1>loading</h1>'; }, 700);"
-            "setTimeout(() => { document.body.innerHTML = '<h1>ready</h1>'; }, 1400);</script></body>")
-    driver.get("data:text/html;charset=utf-8," + urllib.parse.quote(page))
-    looks = []
+    driver.get("data:text/html;charset=utf-8," + urllib.parse.quote("<body></body>"))
+    looks, misses = [], []
 
     def heading_is_ready():
         looks.append(1)
-        return driver.find_element(By.TAG_NAME, "h1").text == "ready"
+        try:
+            if len(looks) == 2:
+                driver.execute_script("document.body.innerHTML = '<h1>loading</h1>';")
+            heading = driver.find_element(By.TAG_NAME, "h1")  # first look: not there yet
+            if len(looks) == 3:
+                driver.execute_script("document.body.innerHTML = '<h1>ready</h1>';")  # the heading goes stale
+            return heading.text == "ready"
+        except NOT_THERE_YET as miss:
+            misses.append(type(miss).__name__)
+            raise
 
     assert wait_until(heading_is_ready, 20, "the late heading") is True
-    assert len(looks) > 1, "the heading was there at the first look, so the test proved nothing"
+    assert misses == ["NoSuchElementException", "StaleElementReferenceException"], misses
+    assert len(looks) == 4, f"{len(looks)} looks"
     try:
         wait_until(lambda: driver.find_element(By.ID, "never"), 0.5, "an element that never comes")
         raise AssertionError("a wait for a missing element returned")
