@@ -9,7 +9,7 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
 2. iOS bridge: window.webkit.messageHandlers.listener injected before load, configuration sent with
    window.postMessage after load (seed 000's host), 2023 event names.
 3. a timed squat challenge from the same recording: counting stops when the time is up, and the replayed score is
-   not ranked.
+   not ranked; the leaderboard the page shows ranks another person's camera score (played over /v1/live).
 4. the camera component: the host names the exercise with {"currentExercise": "squat"}; every repetition reported;
    a host that names it inside its configuration message is honoured too.
 5. home: plans of the host's planC first, "Get a workout" generates one and opens the player.
@@ -45,10 +45,11 @@ from selenium.common.exceptions import (  # noqa: E402
 )
 from selenium.webdriver.common.by import By  # noqa: E402
 
-# What the probes and these tests share: a `forma serve` process, free ports, waits (Tests/Probe).
+# What the probes and these tests share: a `forma serve` process, free ports, waits, live sessions (Tests/Probe).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Probe"))
 import common  # noqa: E402
-from common import Server, free_port  # noqa: E402
+from common import Server, free_port, session_token  # noqa: E402
+from live import play_challenge  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Messages exactly as the page posted them: FormaKit's event decoding is tested against these (FormaKitTests).
@@ -302,6 +303,13 @@ def play_ios_host(harness, user, workout, tracked):
 def test_challenge(harness):
     driver = harness.driver
     user = "challenger"
+    # setup: another person of the company plays the challenge in front of a camera (over /v1/live, as the page
+    # would), so the leaderboard holds a ranked score
+    harness.api("PATCH", "/v1/me", "rival", {"displayName": "Rival Rosa"})
+    with open(os.path.join(harness.work, "squats.json")) as recording:
+        frames = json.load(recording)["frames"]
+    rival = play_challenge(harness.base, session_token(harness.base, harness.key, "rival"), frames, 10)
+    assert len(rival) == 1 and rival[0]["completed"] and rival[0]["ranked"] and rival[0]["reps"] >= 1, rival
     src = f"{harness.base}/embed/challenge?exercise=squat&duration=10&company=Acme&replay={harness.host}/squats.json"
     config = {"key": harness.key, "company": "Acme", "userId": user}
     query = urllib.parse.urlencode({"forma": harness.base, "src": src, "config": json.dumps(config)})
@@ -321,9 +329,17 @@ def test_challenge(harness):
     frame()
     wait_until(lambda: "never ranked" in driver.find_element(By.CSS_SELECTOR, ".challenge.finished .caption").text
                if driver.find_elements(By.CSS_SELECTOR, ".challenge.finished .caption") else False, 10, "the verdict")
+    # the page's leaderboard ranks the other person's camera score, and not this replayed try
+    rows = wait_until(lambda: [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+                               for row in driver.find_elements(By.CSS_SELECTOR, "#leaderboard tbody tr")],
+                      10, "the leaderboard")
+    assert rows == [["1", "Rival Rosa", str(rival[0]["reps"])]], rows
+    assert not driver.find_elements(By.CSS_SELECTOR, "#leaderboard tr.me"), "the replayed try has a row"
+    assert "(you)" not in driver.find_element(By.ID, "leaderboard").text, rows
     driver.switch_to.default_content()
     board = harness.api("GET", "/v1/challenges/leaderboard?exercise=squat&seconds=10", user)
-    assert board.get("me") is None and board["entries"] == [], board
+    assert board.get("me") is None, board
+    assert [(entry["name"], entry["reps"]) for entry in board["entries"]] == [("Rival Rosa", rival[0]["reps"])], board
     RECEIVED.extend(driver.execute_script("return window.formaRaw"))
 
 
