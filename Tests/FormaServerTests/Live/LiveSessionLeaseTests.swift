@@ -32,13 +32,10 @@ struct LiveSessionLeaseTests {
             // act: a session on the first process ends; the second process can now open one
             try await open[0].send(json: ["type": "end"])
             #expect(try await open[0].closed()?.code == 1000)
-            let replaced = try await connectUntilReady(to: second.server, bearer: token)
+            let replaced = try await LiveTestClient.connectToFreedPlace(of: open[0], to: second.server, bearer: token)
 
-            // verify
-            #expect(replaced != nil)
-            for client in open + [fourthOnSecond, fourthOnFirst] + (replaced.map { [$0] } ?? []) {
-                await client.disconnect()
-            }
+            // verify: it was ready (required above)
+            for client in open + [fourthOnSecond, fourthOnFirst, replaced] { await client.disconnect() }
         }
     }
 
@@ -177,17 +174,4 @@ private func leasesRenewed(of person: LivePerson, until now: Date, on app: Appli
         try await Task.sleep(for: .milliseconds(20))
     } while ContinuousClock.now < deadline
     return renewed
-}
-
-/// Connects until a session is ready: the place a closed session gave back is freed once its close is handled. A
-/// refused attempt closes at once; one that is slow to become ready on a loaded machine is waited for (not abandoned
-/// while it may still take the place).
-private func connectUntilReady(to server: LiveTestServer, bearer: String) async throws -> LiveTestClient? {
-    for _ in 0..<50 {
-        let client = try await LiveTestClient.connect(to: server, bearer: bearer)
-        if try await client.waitFor("ready") != nil { return client }
-        await client.disconnect()
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    return nil
 }

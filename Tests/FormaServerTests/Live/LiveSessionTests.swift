@@ -229,18 +229,8 @@ struct LiveSessionTests {
 
             try await open[0].send(json: ["type": "end"])
             #expect(try await open[0].closed()?.code == 1000)
-            // The place is freed once the server has handled the close; a refused attempt closes at once, and one
-            // that is slow to become ready on a loaded machine is waited for, not abandoned holding the place.
-            var replaced: LiveTestClient?
-            for _ in 0..<50 where replaced == nil {
-                let client = try await LiveTestClient.connect(to: server, bearer: token)
-                if try await client.waitFor("ready") != nil { replaced = client } else {
-                    await client.disconnect()
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-            }
-            #expect(replaced != nil)
-            for client in open + [fourth, other] + (replaced.map { [$0] } ?? []) { await client.disconnect() }
+            let replaced = try await LiveTestClient.connectToFreedPlace(of: open[0], to: server, bearer: token)
+            for client in open + [fourth, other, replaced] { await client.disconnect() }
         }
     }
 
