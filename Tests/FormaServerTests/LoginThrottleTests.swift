@@ -116,21 +116,8 @@ struct LoginThrottleTests {
     }
 
     @Test func twoServerProcessesOnOneDatabaseShareTheCounters() async throws {
-        // setup: two applications on one SQLite file, as two `forma serve` processes would be
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("forma-throttle-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        var configuration = ServerConfiguration(
-            database: .sqlite(path: (directory as NSString).appendingPathComponent("forma.sqlite")),
-            dataDirectory: directory)
-        configuration.bcryptCost = 4
-        configuration.loginThrottle = .init(freeAttemptsPerAccount: 3)
-        let clock = TestClock()
-        let first = try await Application.make(.testing)
-        let second = try await Application.make(.testing)
-        do {
-            try await configure(first, configuration: configuration, clock: clock.formaClock)
-            try await migrate(first)
-            try await configure(second, configuration: configuration, clock: clock.formaClock)
+        // setup: two applications on one database, as two `forma serve` processes would be
+        try await withTwoFormaApps(adjust: { $0.loginThrottle = .init(freeAttemptsPerAccount: 3) }) { first, second in
             _ = try await APIClient(app: first).signUpAndLogIn(email: "ada@example.com")
 
             // act: three wrong guesses spread over both, then a fourth on each
@@ -141,12 +128,6 @@ struct LoginThrottleTests {
 
             // verify: the second process knew what the first had counted, and the reverse
             #expect(statuses == [.unauthorized, .unauthorized, .unauthorized, .tooManyRequests, .tooManyRequests])
-            try await second.asyncShutdown()
-            try await first.asyncShutdown()
-        } catch {
-            try? await second.asyncShutdown()
-            try? await first.asyncShutdown()
-            throw error
         }
     }
 

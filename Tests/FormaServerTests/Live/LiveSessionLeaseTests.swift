@@ -1,7 +1,6 @@
 import FluentKit
 import FormaLive
 import Foundation
-import SQLKit
 import Testing
 import Vapor
 
@@ -93,67 +92,37 @@ private struct RunningServer {
     let server: LiveTestServer
 }
 
-/// Runs `body` with two started applications on one database, as two `forma serve` processes: a SQLite file in a
-/// temporary directory, or one schema on the test PostgreSQL server.
+/// Runs `body` with two started applications on one database, as two `forma serve` processes (``withTwoFormaApps``),
+/// whose live sessions each read a ``ManualLiveClock`` of their own.
 private func withTwoLiveServers(
     _ body: (RunningServer, RunningServer, TestClock) async throws -> Void
 ) async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("forma-leases-\(UUID())").path
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    var schema: String?
-    var configuration: ServerConfiguration
-    if let url = TestDatabase.postgresURL {
-        let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
-        schema = String(name)
-        configuration = ServerConfiguration(database: .postgres(url: url, searchPath: [String(name)]))
-    } else {
-        configuration = ServerConfiguration(
-            database: .sqlite(path: (directory as NSString).appendingPathComponent("forma.sqlite")),
-            dataDirectory: directory)
-    }
-    configuration.bcryptCost = 4
     let clock = TestClock()
-    let first = try await Application.make(.testing)
-    let second = try await Application.make(.testing)
-    var started: [Application] = []
-    do {
-        try await configure(first, configuration: configuration, clock: clock.formaClock)
-        if let schema, let sql = first.db as? any SQLDatabase {
-            try await sql.raw("CREATE SCHEMA \(ident: schema)").run()
+    try await withTwoFormaApps(clock: clock) { first, second in
+        var started: [Application] = []
+        do {
+            var servers: [RunningServer] = []
+            for app in [first, second] {
+                app.makeLiveClock = { ManualLiveClock() }
+                app.http.server.configuration.hostname = "127.0.0.1"
+                app.http.server.configuration.port = 0
+                try await app.server.start()
+                started.append(app)
+                let port = try #require(app.http.server.shared.localAddress?.port)
+                servers.append(RunningServer(app: app, server: LiveTestServer(port: port, sessions: app.liveSessions)))
+            }
+            try await body(servers[0], servers[1], clock)
+            // The sessions give their places back before the databases close, as a shutdown's drain does.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while servers.contains(where: { !$0.server.sessions.openSessions.isEmpty }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        } catch {
+            for app in started { await app.server.shutdown() }
+            throw error
         }
-        try await migrate(first)
-        try await configure(second, configuration: configuration, clock: clock.formaClock)
-        var servers: [RunningServer] = []
-        for app in [first, second] {
-            app.makeLiveClock = { ManualLiveClock() }
-            app.http.server.configuration.hostname = "127.0.0.1"
-            app.http.server.configuration.port = 0
-            try await app.server.start()
-            started.append(app)
-            let port = try #require(app.http.server.shared.localAddress?.port)
-            servers.append(RunningServer(app: app, server: LiveTestServer(port: port, sessions: app.liveSessions)))
-        }
-        try await body(servers[0], servers[1], clock)
-        // The sessions give their places back before the databases close, as a shutdown's drain does.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while servers.contains(where: { !$0.server.sessions.openSessions.isEmpty }), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    } catch {
         for app in started { await app.server.shutdown() }
-        if let schema, let sql = first.db as? any SQLDatabase {
-            try? await sql.raw("DROP SCHEMA \(ident: schema) CASCADE").run()
-        }
-        try? await second.asyncShutdown()
-        try? await first.asyncShutdown()
-        throw error
     }
-    for app in started { await app.server.shutdown() }
-    if let schema, let sql = first.db as? any SQLDatabase {
-        try await sql.raw("DROP SCHEMA \(ident: schema) CASCADE").run()
-    }
-    try await second.asyncShutdown()
-    try await first.asyncShutdown()
 }
 
 private func livePerson(forToken token: String, on app: Application) async throws -> LivePerson {

@@ -135,17 +135,12 @@ struct ProcessLifecycleTests {
         }
     }
 
-    /// Runs `body` on the SQLite file a running server uses, through a second connection.
+    /// Runs `body` on the SQLite file a running server uses, through an application of its own on that file.
     private func withDatabase(at path: String, _ body: (any SQLDatabase) async throws -> Void) async throws {
-        let app = try await Application.make(.testing)
-        do {
-            try await configure(
-                app, configuration: ServerConfiguration(database: .sqlite(path: path), dataDirectory: (path as NSString).deletingLastPathComponent))
-            try await body(try #require(app.db as? any SQLDatabase))
-            try await app.asyncShutdown()
-        } catch {
-            try? await app.asyncShutdown()
-            throw error
+        let configuration = ServerConfiguration(
+            database: .sqlite(path: path), dataDirectory: (path as NSString).deletingLastPathComponent)
+        try await withFormaApps(count: 1, TestConfiguration(server: configuration, schema: nil)) { apps in
+            try await body(try #require(apps[0].db as? any SQLDatabase))
         }
     }
 }
