@@ -9,7 +9,7 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
 2. iOS bridge: window.webkit.messageHandlers.listener injected before load, configuration sent with
    window.postMessage after load (seed 000's host), 2023 event names.
 3. a timed squat challenge from the same recording: counting stops when the time is up, and the replayed score is
-   not ranked.
+   not ranked; the leaderboard the page shows ranks another person's camera score (played over /v1/live).
 4. the camera component: the host names the exercise with {"currentExercise": "squat"}; every repetition reported;
    a host that names it inside its configuration message is honoured too.
 5. home: plans of the host's planC first, "Get a workout" generates one and opens the player.
@@ -24,14 +24,11 @@ when any failed. Usage: run.py FORMA_BINARY
 import json
 import os
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import traceback
-import urllib.error
 import urllib.parse
 import urllib.request
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -48,6 +45,12 @@ from selenium.common.exceptions import (  # noqa: E402
 )
 from selenium.webdriver.common.by import By  # noqa: E402
 
+# What the probes and these tests share: a `forma serve` process, free ports, waits, live sessions (Tests/Probe).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Probe"))
+import common  # noqa: E402
+from common import Server, free_port, session_token  # noqa: E402
+from live import play_challenge  # noqa: E402
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Messages exactly as the page posted them: FormaKit's event decoding is tested against these (FormaKitTests).
 EVENT_FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "FormaKitTests", "Fixtures",
@@ -57,12 +60,6 @@ RECEIVED = []
 GOLDEN_FRAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "live", "frames.json")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 SQUAT_REPS = 12
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 HOST_PAGE = """<!doctype html>
@@ -113,21 +110,15 @@ class HostHandler(SimpleHTTPRequestHandler):
 
 class Harness:
     def __init__(self, forma_binary):
-        self.binary = os.path.abspath(forma_binary)
         self.work = tempfile.mkdtemp(prefix="forma-browser-")
-        self.env = dict(os.environ, FORMA_DATA_DIR=os.path.join(self.work, "data"), FORMA_BCRYPT_COST="4",
-                        FORMA_EMBED_REPLAY="on",
-                        FORMA_LOG_LEVEL="warning")
-        self.env.pop("DATABASE_URL", None)
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.server = Server(forma_binary, self.work, "server", env={"FORMA_EMBED_REPLAY": "on"})
+        self.base = self.server.base
         self.host_port = free_port()
         self.host = f"http://127.0.0.1:{self.host_port}"
-        self.server = None
         self.driver = None
 
     def forma(self, *args):
-        return subprocess.run([self.binary, *args], env=self.env, check=True, capture_output=True, text=True).stdout
+        return self.server.cli(*args)
 
     def start(self):
         self.forma("migrate")
@@ -135,20 +126,7 @@ class Harness:
         self.key = created["apiKey"]
         self.forma("synthesize", "--exercise", "squat", "--reps", str(SQUAT_REPS), "--seconds-per-rep", "2",
                    "--seed", "5", "--output", os.path.join(self.work, "squats.json"))
-        self.server = subprocess.Popen([self.binary, "serve", "--port", str(self.port)], env=self.env,
-                                       stdout=open(os.path.join(self.work, "server.log"), "w"),
-                                       stderr=subprocess.STDOUT)
-        deadline = time.time() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.base}/v1/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError):
-                pass
-            if time.time() > deadline or self.server.poll() is not None:
-                raise RuntimeError("forma serve did not become healthy; see " + self.work + "/server.log")
-            time.sleep(0.2)
+        self.server.start(timeout=60)
         handler = lambda *a, **k: HostHandler(*a, directory=self.work, **k)  # noqa: E731
         self.http = ThreadingHTTPServer(("127.0.0.1", self.host_port), handler)
         threading.Thread(target=self.http.serve_forever, daemon=True).start()
@@ -163,12 +141,7 @@ class Harness:
     def stop(self):
         if self.driver:
             self.driver.quit()
-        if self.server:
-            self.server.terminate()
-            try:
-                self.server.wait(10)
-            except subprocess.TimeoutExpired:
-                self.server.kill()
+        self.server.stop()
         if getattr(self, "http", None):
             self.http.shutdown()
         shutil.rmtree(self.work, ignore_errors=True)
@@ -198,21 +171,7 @@ NOT_THERE_YET = (NoSuchElementException, StaleElementReferenceException, NoSuchF
 def wait_until(condition, timeout, what):
     """Calls `condition` until it returns something truthy, which it returns, or fails after `timeout` seconds.
     A condition that finds no element yet, or one that went stale under it, counts as "not yet", not as a failure."""
-    deadline = time.time() + timeout
-    last_miss = None
-    while True:
-        try:
-            value = condition()
-            if value:
-                return value
-        except NOT_THERE_YET as miss:
-            last_miss = miss
-        if time.time() >= deadline:
-            break
-        time.sleep(0.1)
-    detail = f" (last: {type(last_miss).__name__}: {str(last_miss).splitlines()[0] if str(last_miss) else ''})" \
-        if last_miss else ""
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}{detail}")
+    return common.wait_until(condition, timeout, what, retry_on=NOT_THERE_YET)
 
 
 def click_if_present(driver, selector):
@@ -344,6 +303,13 @@ def play_ios_host(harness, user, workout, tracked):
 def test_challenge(harness):
     driver = harness.driver
     user = "challenger"
+    # setup: another person of the company plays the challenge in front of a camera (over /v1/live, as the page
+    # would), so the leaderboard holds a ranked score
+    harness.api("PATCH", "/v1/me", "rival", {"displayName": "Rival Rosa"})
+    with open(os.path.join(harness.work, "squats.json")) as recording:
+        frames = json.load(recording)["frames"]
+    rival = play_challenge(harness.base, session_token(harness.base, harness.key, "rival"), frames, 10)
+    assert len(rival) == 1 and rival[0]["completed"] and rival[0]["ranked"] and rival[0]["reps"] >= 1, rival
     src = f"{harness.base}/embed/challenge?exercise=squat&duration=10&company=Acme&replay={harness.host}/squats.json"
     config = {"key": harness.key, "company": "Acme", "userId": user}
     query = urllib.parse.urlencode({"forma": harness.base, "src": src, "config": json.dumps(config)})
@@ -363,27 +329,44 @@ def test_challenge(harness):
     frame()
     wait_until(lambda: "never ranked" in driver.find_element(By.CSS_SELECTOR, ".challenge.finished .caption").text
                if driver.find_elements(By.CSS_SELECTOR, ".challenge.finished .caption") else False, 10, "the verdict")
+    # the page's leaderboard ranks the other person's camera score, and not this replayed try
+    rows = wait_until(lambda: [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+                               for row in driver.find_elements(By.CSS_SELECTOR, "#leaderboard tbody tr")],
+                      10, "the leaderboard")
+    assert rows == [["1", "Rival Rosa", str(rival[0]["reps"])]], rows
+    assert not driver.find_elements(By.CSS_SELECTOR, "#leaderboard tr.me"), "the replayed try has a row"
+    assert "(you)" not in driver.find_element(By.ID, "leaderboard").text, rows
     driver.switch_to.default_content()
     board = harness.api("GET", "/v1/challenges/leaderboard?exercise=squat&seconds=10", user)
-    assert board.get("me") is None and board["entries"] == [], board
+    assert board.get("me") is None, board
+    assert [(entry["name"], entry["reps"]) for entry in board["entries"]] == [("Rival Rosa", rival[0]["reps"])], board
     RECEIVED.extend(driver.execute_script("return window.formaRaw"))
 
 
 def test_waits_retry_until_the_element_appears(harness):
-    """The wait helper itself: an element that is rendered late (and re-rendered once, going stale) is waited for,
-    not reported missing at the first look."""
+    """The wait helper itself: an element that is not rendered yet, then re-rendered under the condition (going
+    stale), is waited for, not reported missing at the first look. The page renders when the condition's looks
+    say so, not on a timer, so each case happens on every machine."""
     driver = harness.driver
-    page = ("<body><script>setTimeout(() => { document.body.innerHTML = '<h1>loading</h1>'; }, 700);"
-            "setTimeout(() => { document.body.innerHTML = '<h1>ready</h1>'; }, 1400);</script></body>")
-    driver.get("data:text/html;charset=utf-8," + urllib.parse.quote(page))
-    looks = []
+    driver.get("data:text/html;charset=utf-8," + urllib.parse.quote("<body></body>"))
+    looks, misses = [], []
 
     def heading_is_ready():
         looks.append(1)
-        return driver.find_element(By.TAG_NAME, "h1").text == "ready"
+        try:
+            if len(looks) == 2:
+                driver.execute_script("document.body.innerHTML = '<h1>loading</h1>';")
+            heading = driver.find_element(By.TAG_NAME, "h1")  # first look: not there yet
+            if len(looks) == 3:
+                driver.execute_script("document.body.innerHTML = '<h1>ready</h1>';")  # the heading goes stale
+            return heading.text == "ready"
+        except NOT_THERE_YET as miss:
+            misses.append(type(miss).__name__)
+            raise
 
     assert wait_until(heading_is_ready, 20, "the late heading") is True
-    assert len(looks) > 1, "the heading was there at the first look, so the test proved nothing"
+    assert misses == ["NoSuchElementException", "StaleElementReferenceException"], misses
+    assert len(looks) == 4, f"{len(looks)} looks"
     try:
         wait_until(lambda: driver.find_element(By.ID, "never"), 0.5, "an element that never comes")
         raise AssertionError("a wait for a missing element returned")
@@ -547,9 +530,7 @@ def main():
         failed += 1
         print(f"✘ Test browser_setup() failed after 0 seconds: {error}", flush=True)
         traceback.print_exc()
-        log = os.path.join(harness.work, "server.log")
-        if os.path.exists(log):
-            print(open(log).read()[-3000:], file=sys.stderr)
+        print(harness.server.log_tail(3000), file=sys.stderr)
     finally:
         harness.stop()
     print(f"Browser tests: {passed} passed, {failed} failed")

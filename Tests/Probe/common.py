@@ -76,14 +76,27 @@ class Client:
             self.connection = None
 
 
-def wait_until(condition, timeout, what):
+def wait_until(condition, timeout, what, retry_on=()):
+    """Calls `condition` until it returns something truthy, which it returns, or fails after `timeout` seconds.
+    An exception of a type in `retry_on` counts as "not yet" (a server not listening yet, a page not rendered yet),
+    not as a failure; the last one is named when the wait times out."""
     deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = condition()
-        if value:
-            return value
+    last_miss = None
+    while True:
+        try:
+            value = condition()
+            if value:
+                return value
+        except retry_on as miss:
+            last_miss = miss
+        if time.time() >= deadline:
+            break
         time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    detail = ""
+    if last_miss is not None:
+        first_line = str(last_miss).splitlines()[0] if str(last_miss) else ""
+        detail = f" (last: {type(last_miss).__name__}: {first_line})"
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}{detail}")
 
 
 class Server:
@@ -117,16 +130,20 @@ class Server:
         log = open(self.log_path, "a")
         self.process = subprocess.Popen([self.binary, "serve", "--port", str(self.port)], env=self.env,
                                         stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.time() + timeout
-        while True:
-            try:
-                if request(self.base, "GET", "/v1/health", timeout=5).status == 200:
-                    return self
-            except OSError:
-                pass
-            if self.process.poll() is not None or time.time() > deadline:
-                raise AssertionError(f"{self.name}: forma serve did not become healthy: {self.log_tail()}")
-            time.sleep(0.2)
+
+        def healthy():
+            if self.process.poll() is not None:
+                raise AssertionError(f"{self.name}: forma serve exited with {self.process.returncode}: "
+                                     f"{self.log_tail()}")
+            return request(self.base, "GET", "/v1/health", timeout=5).status == 200
+
+        try:
+            wait_until(healthy, timeout, f"{self.name}: forma serve to become healthy", retry_on=(OSError,))
+        except AssertionError as error:
+            if self.process.poll() is None:
+                raise AssertionError(f"{error}: {self.log_tail()}") from None
+            raise
+        return self
 
     def alive(self):
         return self.process is not None and self.process.poll() is None

@@ -152,6 +152,7 @@ extension PainState {
     }
 
     @Test func generate_withoutPain_isTheGeneratorsOwnWorkout() throws {
+        var generated = 0
         for seed in 0..<50 {
             // setup
             var rng = SplitMix64(seed: UInt64(seed))
@@ -165,7 +166,10 @@ extension PainState {
             // verify
             #expect(aware?.workout == plain, "seed \(seed)")
             #expect(aware?.leftOut.isEmpty ?? true, "seed \(seed)")
+            if plain != nil { generated += 1 }
         }
+        // most random requests can be met, so the comparison above compared workouts, not two failures
+        #expect(generated >= 25, "only \(generated) of 50 requests gave a workout")
     }
 
     @Test func restriction_followsTheDocumentedBands() {

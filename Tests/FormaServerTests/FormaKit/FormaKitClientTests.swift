@@ -15,10 +15,10 @@ struct FormaKitClientTests {
     private func base(_ server: LiveTestServer) -> URL { URL(string: "http://127.0.0.1:\(server.port)")! }
 
     @Test func aHostAppSignsInWithItsKey_andRunsAWorkout() async throws {
-        try await withLiveServer { app, port in
+        try await withLiveServer { app, server in
             // setup
             let key = try await APIClient(app: app).createCompany("Acme")
-            let kit = FormaKit(baseURL: base(port), apiKey: key, companyName: "Acme", userId: "user-42")
+            let kit = FormaKit(baseURL: base(server), apiKey: key, companyName: "Acme", userId: "user-42")
 
             // act
             let page = try await kit.exercises(ExerciseQuery(text: "squat", muscles: ["quadriceps"], perPage: 5))
@@ -44,9 +44,9 @@ struct FormaKitClientTests {
     }
 
     @Test func plansAndTheLeaderboard() async throws {
-        try await withLiveServer { app, port in
+        try await withLiveServer { app, server in
             let key = try await APIClient(app: app).createCompany("Acme")
-            let kit = FormaKit(baseURL: base(port), apiKey: key, companyName: "Acme", userId: "user-42")
+            let kit = FormaKit(baseURL: base(server), apiKey: key, companyName: "Acme", userId: "user-42")
 
             let strength = try await kit.plans(category: "Strength")
             let plan = try #require(strength.first)
@@ -68,10 +68,10 @@ struct FormaKitClientTests {
     }
 
     @Test func serverErrorsArriveAsFormaErrors_withTheirFields() async throws {
-        try await withLiveServer { app, port in
+        try await withLiveServer { app, server in
             let key = try await APIClient(app: app).createCompany("Acme")
-            let wrongKey = FormaKit(baseURL: base(port), apiKey: "fk_" + String(repeating: "0", count: 43), companyName: "Acme", userId: "u")
-            let kit = FormaKit(baseURL: base(port), apiKey: key, companyName: "Acme", userId: "u")
+            let wrongKey = FormaKit(baseURL: base(server), apiKey: "fk_" + String(repeating: "0", count: 43), companyName: "Acme", userId: "u")
+            let kit = FormaKit(baseURL: base(server), apiKey: key, companyName: "Acme", userId: "u")
             let nowhere = FormaKit(baseURL: URL(string: "http://127.0.0.1:1")!, token: "ft_x", companyName: "Acme")
 
             do {
@@ -104,10 +104,10 @@ struct FormaKitClientTests {
 
     @Test func anExpiredToken_isRenewedOnce_andTheCallSucceeds() async throws {
         let clock = TestClock()
-        try await withLiveServer(clock: clock) { app, port in
+        try await withLiveServer(clock: clock) { app, server in
             // setup: a key-based kit signs in; then its token expires on the server
             let key = try await APIClient(app: app).createCompany("Acme")
-            let kit = FormaKit(baseURL: base(port), apiKey: key, companyName: "Acme", userId: "user-42")
+            let kit = FormaKit(baseURL: base(server), apiKey: key, companyName: "Acme", userId: "user-42")
             let first = try await kit.currentToken()
             clock.advance(seconds: 2 * 3600)
 
@@ -122,14 +122,14 @@ struct FormaKitClientTests {
 
     @Test func aTokenKit_asksTheHostForANewTokenWhenRefused() async throws {
         let clock = TestClock()
-        try await withLiveServer(clock: clock) { app, port in
+        try await withLiveServer(clock: clock) { app, server in
             let api = APIClient(app: app)
             let key = try await api.createCompany("Acme")
             let stale = try await api.sessionToken(key: key, userId: "user-42").token
             clock.advance(seconds: 2 * 3600)
             let fresh = try await api.sessionToken(key: key, userId: "user-42").token
             let renewals = NIOLockedValueBox(0)
-            let kit = FormaKit(baseURL: base(port), token: stale, companyName: "Acme", renewToken: {
+            let kit = FormaKit(baseURL: base(server), token: stale, companyName: "Acme", renewToken: {
                 renewals.withLockedValue { $0 += 1 }
                 return fresh
             })

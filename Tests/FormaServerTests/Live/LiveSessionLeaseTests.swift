@@ -1,7 +1,6 @@
 import FluentKit
 import FormaLive
 import Foundation
-import SQLKit
 import Testing
 import Vapor
 
@@ -32,13 +31,10 @@ struct LiveSessionLeaseTests {
             // act: a session on the first process ends; the second process can now open one
             try await open[0].send(json: ["type": "end"])
             #expect(try await open[0].closed()?.code == 1000)
-            let replaced = try await connectUntilReady(to: second.server, bearer: token)
+            let replaced = try await LiveTestClient.connectToFreedPlace(of: open[0], to: second.server, bearer: token)
 
-            // verify
-            #expect(replaced != nil)
-            for client in open + [fourthOnSecond, fourthOnFirst] + (replaced.map { [$0] } ?? []) {
-                await client.disconnect()
-            }
+            // verify: it was ready (required above)
+            for client in open + [fourthOnSecond, fourthOnFirst, replaced] { await client.disconnect() }
         }
     }
 
@@ -96,67 +92,37 @@ private struct RunningServer {
     let server: LiveTestServer
 }
 
-/// Runs `body` with two started applications on one database, as two `forma serve` processes: a SQLite file in a
-/// temporary directory, or one schema on the test PostgreSQL server.
+/// Runs `body` with two started applications on one database, as two `forma serve` processes (``withTwoFormaApps``),
+/// whose live sessions each read a ``ManualLiveClock`` of their own.
 private func withTwoLiveServers(
     _ body: (RunningServer, RunningServer, TestClock) async throws -> Void
 ) async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("forma-leases-\(UUID())").path
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    var schema: String?
-    var configuration: ServerConfiguration
-    if let url = TestDatabase.postgresURL {
-        let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
-        schema = String(name)
-        configuration = ServerConfiguration(database: .postgres(url: url, searchPath: [String(name)]))
-    } else {
-        configuration = ServerConfiguration(
-            database: .sqlite(path: (directory as NSString).appendingPathComponent("forma.sqlite")),
-            dataDirectory: directory)
-    }
-    configuration.bcryptCost = 4
     let clock = TestClock()
-    let first = try await Application.make(.testing)
-    let second = try await Application.make(.testing)
-    var started: [Application] = []
-    do {
-        try await configure(first, configuration: configuration, clock: clock.formaClock)
-        if let schema, let sql = first.db as? any SQLDatabase {
-            try await sql.raw("CREATE SCHEMA \(ident: schema)").run()
+    try await withTwoFormaApps(clock: clock) { first, second in
+        var started: [Application] = []
+        do {
+            var servers: [RunningServer] = []
+            for app in [first, second] {
+                app.makeLiveClock = { ManualLiveClock() }
+                app.http.server.configuration.hostname = "127.0.0.1"
+                app.http.server.configuration.port = 0
+                try await app.server.start()
+                started.append(app)
+                let port = try #require(app.http.server.shared.localAddress?.port)
+                servers.append(RunningServer(app: app, server: LiveTestServer(port: port, sessions: app.liveSessions)))
+            }
+            try await body(servers[0], servers[1], clock)
+            // The sessions give their places back before the databases close, as a shutdown's drain does.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while servers.contains(where: { !$0.server.sessions.openSessions.isEmpty }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        } catch {
+            for app in started { await app.server.shutdown() }
+            throw error
         }
-        try await migrate(first)
-        try await configure(second, configuration: configuration, clock: clock.formaClock)
-        var servers: [RunningServer] = []
-        for app in [first, second] {
-            app.makeLiveClock = { ManualLiveClock() }
-            app.http.server.configuration.hostname = "127.0.0.1"
-            app.http.server.configuration.port = 0
-            try await app.server.start()
-            started.append(app)
-            let port = try #require(app.http.server.shared.localAddress?.port)
-            servers.append(RunningServer(app: app, server: LiveTestServer(port: port, sessions: app.liveSessions)))
-        }
-        try await body(servers[0], servers[1], clock)
-        // The sessions give their places back before the databases close, as a shutdown's drain does.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while servers.contains(where: { !$0.server.sessions.openSessions.isEmpty }), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    } catch {
         for app in started { await app.server.shutdown() }
-        if let schema, let sql = first.db as? any SQLDatabase {
-            try? await sql.raw("DROP SCHEMA \(ident: schema) CASCADE").run()
-        }
-        try? await second.asyncShutdown()
-        try? await first.asyncShutdown()
-        throw error
     }
-    for app in started { await app.server.shutdown() }
-    if let schema, let sql = first.db as? any SQLDatabase {
-        try await sql.raw("DROP SCHEMA \(ident: schema) CASCADE").run()
-    }
-    try await second.asyncShutdown()
-    try await first.asyncShutdown()
 }
 
 private func livePerson(forToken token: String, on app: Application) async throws -> LivePerson {
@@ -177,17 +143,4 @@ private func leasesRenewed(of person: LivePerson, until now: Date, on app: Appli
         try await Task.sleep(for: .milliseconds(20))
     } while ContinuousClock.now < deadline
     return renewed
-}
-
-/// Connects until a session is ready: the place a closed session gave back is freed once its close is handled. A
-/// refused attempt closes at once; one that is slow to become ready on a loaded machine is waited for (not abandoned
-/// while it may still take the place).
-private func connectUntilReady(to server: LiveTestServer, bearer: String) async throws -> LiveTestClient? {
-    for _ in 0..<50 {
-        let client = try await LiveTestClient.connect(to: server, bearer: bearer)
-        if try await client.waitFor("ready") != nil { return client }
-        await client.disconnect()
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    return nil
 }

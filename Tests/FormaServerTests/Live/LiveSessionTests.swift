@@ -146,19 +146,10 @@ struct LiveSessionTests {
         }
     }
 
-    /// Each malformed frame, and the field its close reason must name.
-    static let badFrames: [(String, @Sendable (inout ByteBuffer) -> Void, String)] = [
-        ("version", { $0.setInteger(UInt8(2), at: 0) }, "version: 2 is not supported; send version 1"),
-        ("count", { $0.setInteger(UInt16(17), at: 2, endianness: .little) }, "count: 17 landmarks; send 33 with a person or 0 without"),
-        ("size", { $0.moveWriterIndex(to: $0.writerIndex - 4) }, "size: 536 bytes, but 33 landmarks take 540"),
-        ("nan", { $0.setInteger(Float.nan.bitPattern, at: 12 + 16 * 5 + 4, endianness: .little) }, "landmarks[5]: values must be finite numbers"),
-        ("timestamp", { $0.setInteger(Double(0.5).bitPattern, at: 4, endianness: .little) }, "timestamp: 0.5 does not follow the previous frame's 1.0"),
-        ("flags", { $0.setInteger(UInt8(0), at: 1) }, "flags: the person bit must be set exactly when 33 landmarks follow"),
-    ]
-
-    @Test(arguments: 0..<6)
-    func badFrame_closesWith1007NamingTheField(index: Int) async throws {
-        let (_, corrupt, reason) = Self.badFrames[index]
+    /// One malformed frame over a real socket: the server closes with 1007 and the codec's reason. Each kind of
+    /// malformed frame and its reason is tested against the codec (LiveFrameCodecTests.badFrames), and the mapping of
+    /// any of them to 1007 against the session machine (LiveSessionMachineTests).
+    @Test func badFrame_closesWith1007NamingTheField() async throws {
         try await withLiveServer { app, server in
             let client = try await LiveTestClient.connect(to: server, bearer: try await liveToken(app))
             _ = try await client.waitFor("ready")
@@ -166,9 +157,9 @@ struct LiveSessionTests {
             let frames = try syntheticSquats(1).frames.filter { $0.landmarks != nil }
             try await client.send(poseFrame: PoseFrame(timeSeconds: 1.0, landmarks: frames[0].landmarks))
             var bad = ByteBuffer(bytes: LiveFrameCodec.encode(PoseFrame(timeSeconds: 2.0, landmarks: frames[1].landmarks)))
-            corrupt(&bad)
+            bad.setInteger(Float.nan.bitPattern, at: 12 + 16 * 5 + 4, endianness: .little)
             try await client.send(binary: bad)
-            #expect(try await client.closed() == .init(code: 1007, reason: reason))
+            #expect(try await client.closed() == .init(code: 1007, reason: "landmarks[5]: values must be finite numbers"))
         }
     }
 
@@ -238,18 +229,8 @@ struct LiveSessionTests {
 
             try await open[0].send(json: ["type": "end"])
             #expect(try await open[0].closed()?.code == 1000)
-            // The place is freed once the server has handled the close; a refused attempt closes at once, and one
-            // that is slow to become ready on a loaded machine is waited for, not abandoned holding the place.
-            var replaced: LiveTestClient?
-            for _ in 0..<50 where replaced == nil {
-                let client = try await LiveTestClient.connect(to: server, bearer: token)
-                if try await client.waitFor("ready") != nil { replaced = client } else {
-                    await client.disconnect()
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-            }
-            #expect(replaced != nil)
-            for client in open + [fourth, other] + (replaced.map { [$0] } ?? []) { await client.disconnect() }
+            let replaced = try await LiveTestClient.connectToFreedPlace(of: open[0], to: server, bearer: token)
+            for client in open + [fourth, other, replaced] { await client.disconnect() }
         }
     }
 

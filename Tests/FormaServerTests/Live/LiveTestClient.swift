@@ -104,6 +104,25 @@ final class LiveTestClient: @unchecked Sendable {
         return LiveTestClient(channel: channel, recorder: recorder, server: server)
     }
 
+    /// Opens a session in the place `closed` (a client whose session the server has closed) gave back: waits until
+    /// `closed`'s server has removed that session, which it does only after the session's place was released in the
+    /// database, then connects once to `server` and requires `ready`.
+    static func connectToFreedPlace(
+        of closed: LiveTestClient, to server: LiveTestServer, bearer: String
+    ) async throws -> LiveTestClient {
+        let id = try #require(UUID(uuidString: closed.messages(ofType: "ready").first?["session"] as? String ?? ""))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while closed.server.sessions.session(id) != nil {
+            try #require(ContinuousClock.now < deadline, "the closed session is still open on its server after 30 s")
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let client = try await LiveTestClient.connect(to: server, bearer: bearer)
+        let ready = try await client.waitFor("ready", seconds: 30)
+        if ready == nil { await client.disconnect() }
+        try #require(ready != nil, "refused with \(String(describing: client.recorder.close)) after a place was freed")
+        return client
+    }
+
     func send(text: String) async throws {
         var buffer = channel.allocator.buffer(capacity: text.utf8.count)
         buffer.writeString(text)

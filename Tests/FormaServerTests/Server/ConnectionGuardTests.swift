@@ -23,20 +23,25 @@ struct ConnectionGuardTests {
             let connection = try await RawConnection.open(port: port)
             try await connection.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
 
-            // act: one more header byte every 100 ms, as a slowloris client keeps a connection busy
-            let started = ContinuousClock.now
-            for byte in "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" {
+            // act: one more header byte every 100 ms, as a slowloris client keeps a connection busy; the trickle
+            // lasts at least 30 s, far past the 2 s deadline, so a timer that restarted on every byte would never
+            // fire while bytes still come
+            let trickle = String(repeating: "a", count: 300)
+            var sent = 0
+            try await connection.send("X-Slow: ")
+            for byte in trickle {
                 if connection.isClosed { break }
-                try? await connection.send(String(byte))
+                guard (try? await connection.send(String(byte))) != nil else { break }
+                sent += 1
                 try await Task.sleep(for: .milliseconds(100))
             }
             let closed = try await connection.waitUntilClosed(within: 20)
 
-            // verify: closed with 408 although bytes kept coming, long before the trickle would have ended
+            // verify: closed with 408 while bytes were still coming
             #expect(closed)
+            #expect(sent < trickle.count, "the connection stayed open through the whole trickle")
             #expect(connection.received.hasPrefix("HTTP/1.1 408 "))
             #expect(connection.received.contains("urn:forma:problem:request-timeout"))
-            #expect(ContinuousClock.now - started < .seconds(30))
         }
     }
 
@@ -51,8 +56,10 @@ struct ConnectionGuardTests {
                     + "Content-Length: 100\r\n\r\n{\"email")
             let closed = try await connection.waitUntilClosed(within: 20)
 
-            // verify
+            // verify: closed without an answer; the handler was already reading the body, so the guard sends no
+            // status (ConnectionGuard's body time-out), and the half body never reached the sign-in
             #expect(closed)
+            #expect(connection.received.isEmpty, "answered: \(connection.received)")
         }
     }
 

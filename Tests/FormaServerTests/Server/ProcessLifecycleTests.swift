@@ -30,7 +30,9 @@ struct ProcessLifecycleTests {
         struct Outcome: Sendable {
             var statuses: [Int] = []
             var unavailableWithoutRetryAfter = 0
-            var connectionErrors = 0
+            /// When each request that got no answer (refused, reset) was sent, and why it failed.
+            var failedRequests: [(sentAt: ContinuousClock.Instant, error: String)] = []
+            var signalledAt: ContinuousClock.Instant?
         }
         let outcome = NIOLockedValueBox(Outcome())
         let stop = NIOLockedValueBox(false)
@@ -40,6 +42,7 @@ struct ProcessLifecycleTests {
                     var round = 0
                     while !stop.withLockedValue({ $0 }) {
                         round += 1
+                        let sentAt = ContinuousClock.now
                         do {
                             let reply = worker % 2 == 0
                                 ? try await server.send(.GET, "/v1/exercises?perPage=50&page=\(round % 10 + 1)")
@@ -51,8 +54,9 @@ struct ProcessLifecycleTests {
                                 if reply.status == 503, reply.header("Retry-After") == nil { $0.unavailableWithoutRetryAfter += 1 }
                             }
                         } catch {
-                            // Refused or reset once the server has stopped accepting: expected, and never a 500.
-                            outcome.withLockedValue { $0.connectionErrors += 1 }
+                            // Refused or reset once the server has stopped accepting: allowed for requests that may
+                            // race the closing listener (checked below), and never a 500.
+                            outcome.withLockedValue { $0.failedRequests.append((sentAt, String(describing: error))) }
                             if !server.isRunning { return }
                             try await Task.sleep(for: .milliseconds(10))
                         }
@@ -64,6 +68,7 @@ struct ProcessLifecycleTests {
                 while outcome.withLockedValue({ $0.statuses.count }) < 40, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(20))
                 }
+                outcome.withLockedValue { $0.signalledAt = ContinuousClock.now }
                 server.signal(SIGTERM)
                 let status = try await server.waitForExit(within: 60)
                 stop.withLockedValue { $0 = true }
@@ -78,6 +83,10 @@ struct ProcessLifecycleTests {
         #expect(result.statuses.filter { (200..<300).contains($0) }.count >= 40)
         #expect(result.statuses.allSatisfy { $0 < 500 || $0 == 503 }, "statuses: \(Set(result.statuses))")
         #expect(result.unavailableWithoutRetryAfter == 0)
+        // every request sent a second or more before the signal was surely accepted, so the drain must answer it
+        let signalledAt = try #require(result.signalledAt)
+        let dropped = result.failedRequests.filter { signalledAt - $0.sentAt >= .seconds(1) }
+        #expect(dropped.isEmpty, "requests sent well before SIGTERM got no answer: \(dropped.prefix(5))")
         #expect(liveClose?.code == 1001)
         #expect(!server.logText.contains("Fatal error"))
         #expect(server.logText.contains("stopped"))
@@ -126,17 +135,12 @@ struct ProcessLifecycleTests {
         }
     }
 
-    /// Runs `body` on the SQLite file a running server uses, through a second connection.
+    /// Runs `body` on the SQLite file a running server uses, through an application of its own on that file.
     private func withDatabase(at path: String, _ body: (any SQLDatabase) async throws -> Void) async throws {
-        let app = try await Application.make(.testing)
-        do {
-            try await configure(
-                app, configuration: ServerConfiguration(database: .sqlite(path: path), dataDirectory: (path as NSString).deletingLastPathComponent))
-            try await body(try #require(app.db as? any SQLDatabase))
-            try await app.asyncShutdown()
-        } catch {
-            try? await app.asyncShutdown()
-            throw error
+        let configuration = ServerConfiguration(
+            database: .sqlite(path: path), dataDirectory: (path as NSString).deletingLastPathComponent)
+        try await withFormaApps(count: 1, TestConfiguration(server: configuration, schema: nil)) { apps in
+            try await body(try #require(apps[0].db as? any SQLDatabase))
         }
     }
 }
