@@ -19,6 +19,7 @@ extension APIProblem {
         case let error as StateError: self = Self.problem(for: error)
         case let error as ServiceError: self = Self.problem(for: error)
         case let error as WorkoutGenerationError: self = Self.problem(for: error)
+        case let error as PainAwareGenerationError: self = Self.problem(for: error)
         case let error as CompanyError: self = .validation([FieldIssue(field: "company", message: error.message)])
         case let error as DecodingError: self = Self.translating(error, requestHasBody: requestHasBody, query: nil)
         case let serverError as ServerError:
@@ -88,6 +89,7 @@ extension APIProblem {
         case .fitnessTest(let id): "no fitness test '\(id)'"
         case .fitnessTestExercise(let testID, let exerciseID): "fitness test '\(testID)' has no exercise '\(exerciseID)'"
         case .avatar: "no profile picture has been uploaded"
+        case .painReport(let id): "no pain report '\(id)'"
         }
     }
 
@@ -138,6 +140,19 @@ extension APIProblem {
             return APIProblem(
                 status: 422, kind: "workout-impossible", title: "No workout fits this request",
                 detail: impossibility.problem + "; " + remedy, issues: issues)
+        }
+    }
+
+    /// The problem for a request the generator refused around the person's pain: a 422 naming the regions.
+    private static func problem(for error: PainAwareGenerationError) -> APIProblem {
+        switch error {
+        case .invalidRequest(let invalid): return problem(for: WorkoutGenerationError.invalidRequest(invalid))
+        case .impossible(let impossibility): return problem(for: WorkoutGenerationError.impossible(impossibility))
+        case .painLeavesNothing(let regions, _):
+            return APIProblem(
+                status: 422, kind: "pain-leaves-nothing", title: "No workout fits around your pain",
+                detail: error.description,
+                issues: regions.map { FieldIssue(field: "pain.\($0.region.rawValue)", message: $0.explanation) })
         }
     }
 

@@ -9,12 +9,17 @@ extension FormaAPIHandler {
         let body = switch input.body { case .json(let body): body }
         let wanted = try WorkoutRequestMapping.request(from: body)
         var generator = random.generator()
-        let workout = try engine.generator.generate(request: wanted, using: &generator)
+        // The person's current pain shapes the workout (docs/rehab.md, "Pain-aware selection").
+        let pain = try await painLog(for: me).currentState()
+        let generated = try engine.generator.generate(request: wanted, pain: pain, using: &generator)
+        let workout = generated.workout
         let store = try workoutStore(for: me)
         let model = try await store.create(
             workout, name: WorkoutNaming.name(for: workout.request),
             category: WorkoutNaming.category(for: workout.request), planSession: nil)
-        return .created(.init(body: .json(try WorkoutMapping.workout(model, activeRun: nil, now: store.now))))
+        var answer = try WorkoutMapping.workout(model, activeRun: nil, now: store.now)
+        answer.pain = RehabMapping.adjustment(generated)
+        return .created(.init(body: .json(answer)))
     }
 
     func getWorkout(_ input: Operations.GetWorkout.Input) async throws -> Operations.GetWorkout.Output {

@@ -64,6 +64,7 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case fitnessTest(String)
     case fitnessTestExercise(testID: String, exerciseID: String)
     case avatar
+    case painReport(String)
 }
 
 /// The request does not fit the current state of what it changes.
@@ -96,3 +97,4 @@ enum ServiceError: DomainError, Sendable, Equatable {
 }
 
 extension WorkoutGenerationError: DomainError {}
+extension PainAwareGenerationError: DomainError {}

@@ -14,6 +14,7 @@ enum UserDataDeletion {
         LiveSessionLeaseModel.schema,
         LiveSetResultModel.schema,
         ChallengeScoreModel.schema,
+        PainReportModel.schema,
         MotionTestModel.schema,
         FitnessTestModel.schema,
         TrackedExerciseModel.schema,

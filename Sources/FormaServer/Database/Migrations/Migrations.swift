@@ -23,5 +23,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateLoginBackoffs(),
         AddLiveSessionSource(),
         CreateLiveSessionLeases(),
+        CreatePainReports(),
     ]
 }
