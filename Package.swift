@@ -110,6 +110,7 @@ let package = Package(
         .target(
             name: "FormaKit",
             dependencies: [
+                "FormaCore",
                 "FormaMotion",
                 "FormaLive",
                 "FormaAPI",

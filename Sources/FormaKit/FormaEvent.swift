@@ -20,6 +20,8 @@ public enum FormaEvent: Sendable, Equatable {
     case workoutExitRequest
     /// The person picked a time for their next session: `scheduledFor` is local time, `YYYY-MM-DDTHH:MM` (seed 002).
     case trainerScheduleNextWorkout(scheduledFor: String)
+    /// The pain map saved a report (`pain_reported`).
+    case painReported(PainReported)
     case unknown(type: String, data: JSONValue)
 
     public struct Launched: Sendable, Equatable, Codable {
@@ -92,6 +94,18 @@ public enum FormaEvent: Sendable, Equatable {
         public var levelTitle: String?
     }
 
+    /// A saved pain report: region id of the body map, side, 0–10 intensity, kind, when it hurts, and when it was
+    /// reported (RFC 3339). The note stays on the server.
+    public struct PainReported: Sendable, Equatable, Codable {
+        public var id: String
+        public var region: String
+        public var side: String
+        public var intensity: Int
+        public var kind: String
+        public var when: String
+        public var reportedAt: String
+    }
+
     public struct Exit: Sendable, Equatable, Codable {
         public var workoutId: String?
     }
@@ -130,6 +144,7 @@ public enum FormaEvent: Sendable, Equatable {
         case "exit_kinestex", "exitApp": event = .exit(payload(Exit.self) ?? Exit(workoutId: nil))
         case "error_occurred", "error_occured": event = payload(ErrorInfo.self).map(FormaEvent.error)
         case "workout_exit_request": event = .workoutExitRequest
+        case "pain_reported": event = payload(PainReported.self).map(FormaEvent.painReported)
         case "trainer_schedule_next_workout":
             // Seed 002 puts scheduledFor beside type; accept it inside data too.
             let scheduled = whole.objectValue?["scheduledFor"] ?? data.objectValue?["scheduledFor"]

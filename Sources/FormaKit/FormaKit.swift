@@ -197,6 +197,14 @@ public final class FormaKit: Sendable {
         }
     }
 
+    /// The server's body map (`GET /v1/body-map`), for drawing with ``PainMapView``; ``PainMap/standard`` is the
+    /// same map without a request.
+    public func bodyMap() async throws(FormaError) -> PainMap {
+        try await call { client in
+            try PainMap(try await client.getBodyMap().ok.body.json)
+        }
+    }
+
     // MARK: Plumbing
 
     /// Runs one call and reports every failure as a ``FormaError``.

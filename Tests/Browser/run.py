@@ -15,8 +15,10 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
 5. home: plans of the host's planC first, "Get a workout" generates one and opens the player.
 6. a wrong API key gives error_occurred with a message, and the page shows it; the Android and React Native
    bridges receive the events too.
-7. the messages the page sent have exactly the shapes FormaKit's decoding tests know.
-8. live.js encodes pose frames byte for byte as the Swift codec does (the golden frames FormaLiveTests writes).
+7. the pain map: axe-core finds no violation, a tap and the keyboard choose regions, a saved report reaches the
+   server and the host (`pain_reported`), and a workout generated afterwards avoids that knee.
+8. the messages the page sent have exactly the shapes FormaKit's decoding tests know.
+9. live.js encodes pose frames byte for byte as the Swift codec does (the golden frames FormaLiveTests writes).
 
 Prints one line per test (`✔ Test <name> passed after <s> seconds.` or `✘ Test <name> failed ...`) and exits non-zero
 when any failed. Usage: run.py FORMA_BINARY
@@ -466,6 +468,77 @@ def test_android_and_react_native_bridges(harness):
             driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": injected["identifier"]})
 
 
+def test_pain_map(harness):
+    """/embed/pain-map: every region a labelled control (axe-core finds no violation), a tap and the keyboard choose
+    regions, the intensity is set with the arrow keys, save stores the report and tells the host `pain_reported`, and
+    a workout generated afterwards leaves out what loads that knee."""
+    from axe_selenium_python import Axe
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    driver = harness.driver
+    user = "pain-user"
+    events = open_in_iframe(harness, f"{harness.base}/embed/pain-map?company=Acme", user)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    knee = "g.region[data-region='knee'][data-side='left'][data-view='front']"
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, knee), 30, "the body map")
+    regions = driver.find_elements(By.CSS_SELECTOR, "g.region")
+    # front: 8 paired regions and neck, chest, abdomen; back: 9 paired regions and neck, upper and lower back
+    assert len(regions) == (2 * 8 + 3) + (2 * 9 + 3), len(regions)
+    assert all(r.get_attribute("role") == "button" and r.get_attribute("tabindex") == "0" and r.get_attribute("aria-label")
+               for r in regions)
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run()
+    assert not results["violations"], json.dumps(
+        [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
+
+    # keyboard: focus the left wrist and press Enter
+    wrist = driver.find_element(By.CSS_SELECTOR, "g.region[data-region='wrist'][data-side='left'][data-view='back']")
+    driver.execute_script("arguments[0].focus();", wrist)
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    wait_until(lambda: "Left wrist and hand" in driver.find_element(By.ID, "selected").text, 5, "the keyboard choice")
+    assert wrist.get_attribute("aria-pressed") == "true"
+
+    # tap the left knee on the front figure
+    driver.find_element(By.CSS_SELECTOR, knee).click()
+    wait_until(lambda: driver.find_element(By.ID, "selected").text == "Selected: Left knee", 5, "the tapped knee")
+    assert driver.find_element(By.CSS_SELECTOR, knee).get_attribute("aria-pressed") == "true"
+    assert wrist.get_attribute("aria-pressed") == "false"
+    intensity = driver.find_element(By.ID, "intensity")
+    driver.execute_script("arguments[0].focus();", intensity)
+    ActionChains(driver).send_keys(*([Keys.ARROW_RIGHT] * 8)).perform()
+    assert driver.find_element(By.ID, "intensity-value").text == "8"
+    Select(driver.find_element(By.ID, "kind")).select_by_value("sharp")
+    Select(driver.find_element(By.ID, "when")).select_by_value("movement")
+    driver.find_element(By.ID, "note").send_keys("after the stairs")
+    driver.find_element(By.ID, "save").click()
+    wait_until(lambda: driver.find_element(By.ID, "saved").text == "Saved: Left knee, 8/10.", 10, "the saved report")
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#current li[data-region='knee']"), 10, "the current pain")
+    assert "severe" in driver.find_element(By.CSS_SELECTOR, knee).get_attribute("class")
+    driver.switch_to.default_content()
+
+    reported = wait_until(lambda: [e for e in events() if e["type"] == "pain_reported"], 10, "pain_reported")
+    data = reported[0]["data"]
+    assert (data["region"], data["side"], data["intensity"], data["kind"], data["when"]) == \
+        ("knee", "left", 8, "sharp", "movement"), data
+    RECEIVED.extend(raw for raw in driver.execute_script("return window.formaRaw") if "pain_reported" in raw)
+    log = harness.api("GET", "/v1/me/pain-reports?region=knee", user)
+    assert log["total"] == 1 and log["items"][0]["id"] == data["id"] and log["items"][0]["note"] == "after the stairs", log
+
+    # a workout generated now spares the knee, and says which exercises it left out
+    request = {"categories": ["strength"], "equipment": ["barbell", "dumbbell"], "level": "intermediate",
+               "minutes": 30, "seed": 11}
+    workout = harness.api("POST", "/v1/workouts/generate", user, request)
+    assert "knee" in workout["request"]["avoidRegions"], workout["request"]
+    left_out = {item["exerciseId"] for item in workout["pain"]["leftOut"]}
+    assert left_out and all(item["region"] == "knee" for item in workout["pain"]["leftOut"]), workout["pain"]
+    assert not left_out & {item["exerciseId"] for item in workout["items"]}, workout["items"]
+    painless = harness.api("POST", "/v1/workouts/generate", "painless-user", request)
+    assert "pain" not in painless and left_out & {item["exerciseId"] for item in painless["items"]}, painless["items"]
+
+
 def shape(raw):
     message = json.loads(raw)
     return message["type"], tuple(sorted(message["data"].keys()))
@@ -515,7 +588,7 @@ def main():
         harness.start()
         for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
                      test_camera_component_exercise_in_the_configuration,
-                     test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges,
+                     test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
             began = time.time()
             try:

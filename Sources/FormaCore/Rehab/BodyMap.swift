@@ -120,8 +120,8 @@ public struct BodyMapHit: Sendable, Hashable, Codable {
 /// The body map as data: a front and a back figure whose regions are boxes and polygons in a 0–1 space, so one map
 /// fits every screen, and a hit test from a tap in a view to a region.
 ///
-/// It is Codable so that a server can send it and clients draw and hit-test the same value (no endpoint serves it
-/// yet; docs/rehab.md lists what is missing); ``version`` changes whenever a shape does, so clients can cache it.
+/// It is Codable so that a server can send it and clients draw and hit-test the same value (`GET /v1/body-map`
+/// serves ``standard``); ``version`` changes whenever a shape does, so clients can cache it.
 public struct BodyMap: Sendable, Hashable, Codable {
     /// Increases whenever any shape or the hit order changes.
     public var version: Int

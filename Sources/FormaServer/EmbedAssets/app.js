@@ -7,6 +7,7 @@ import { ReplaySource, CameraSource } from './pose-source.js';
 import { WorkoutPlayer, dose } from './player.js';
 import { CameraView } from './camera.js';
 import { ChallengeView, LeaderboardView } from './challenge.js';
+import { PainMapView } from './pain-map.js';
 
 const settings = JSON.parse(document.body.dataset.forma || '{}');
 const params = new URLSearchParams(location.search);
@@ -79,6 +80,7 @@ function parseRoute(pathname) {
   if (parts[0] === 'camera' && parts.length === 1) return { name: 'camera' };
   if (parts[0] === 'challenge' && parts.length === 1) return { name: 'challenge' };
   if (parts[0] === 'leaderboard' && parts.length === 1) return { name: 'leaderboard' };
+  if (parts[0] === 'pain-map' && parts.length === 1) return { name: 'pain-map' };
   return { name: 'unknown', path: pathname };
 }
 
@@ -185,6 +187,9 @@ function render(next, config = {}) {
       return view.open();
     case 'leaderboard':
       view = new LeaderboardView(context);
+      return view.open();
+    case 'pain-map':
+      view = new PainMapView(context);
       return view.open();
     default:
       return context.fail('not_found', `page: there is no embed page at ${next.path}`);
