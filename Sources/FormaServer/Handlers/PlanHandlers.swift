@@ -50,11 +50,21 @@ extension FormaAPIHandler {
         let body = switch input.body { case .json(let body): body }
         let plan = try self.plan(input.path.id)
         let session = try await planStore(for: me).requireOpen(body.sessionId, of: plan)
+        // A person in pain gets the session regenerated from its own request and seed around that pain
+        // (docs/rehab.md, "Plans"); without pain, the session's workout as everyone gets it.
+        let pain = try await painLog(for: me).currentState()
+        var adjusted: PainAwareWorkout?
+        if !PainRules.restrictions(for: pain).isEmpty {
+            var unused = SplitMix64(seed: 0)  // the session's request carries its seed
+            adjusted = try engine.generator.generate(request: session.workout.request, pain: pain, using: &unused)
+        }
         let store = try workoutStore(for: me)
         let model = try await store.create(
-            session.workout, name: WorkoutNaming.name(ofSession: session, in: plan), category: plan.category.workoutCategory,
-            planSession: (plan.id, session.id))
-        return .created(.init(body: .json(try WorkoutMapping.workout(model, activeRun: nil, now: store.now))))
+            adjusted?.workout ?? session.workout, name: WorkoutNaming.name(ofSession: session, in: plan),
+            category: plan.category.workoutCategory, planSession: (plan.id, session.id))
+        var answer = try WorkoutMapping.workout(model, activeRun: nil, now: store.now)
+        answer.pain = adjusted.flatMap(RehabMapping.adjustment)
+        return .created(.init(body: .json(answer)))
     }
 
     /// The plan `id`: ``NotFoundError/plan(_:)`` for an id no plan has, 422 when its avoided regions leave a session
