@@ -60,6 +60,8 @@ EVENT_FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "
 RECEIVED = []
 # Pose frames and the bytes the Swift codec writes for them (FormaLiveTests); live.js must write the same bytes.
 GOLDEN_FRAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "live", "frames.json")
+# The core's body-map hits over a grid of figure points (FormaCoreTests); pain-map.js must find the same.
+GOLDEN_HITS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "body-map", "hits.json")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 SQUAT_REPS = 12
 
@@ -539,6 +541,34 @@ def test_pain_map(harness):
     assert "pain" not in painless and left_out & {item["exerciseId"] for item in painless["items"]}, painless["items"]
 
 
+def test_pain_map_js_hits_as_the_core_does(harness):
+    """The page's hit test (pain-map.js) over the served map finds the region FormaCore finds at every grid point."""
+    with open(GOLDEN_HITS) as file:
+        golden = json.load(file)
+    driver = harness.driver
+    driver.get(f"{harness.base}/embed/")
+    found = driver.execute_async_script("""
+        const [columns, rows, done] = arguments;
+        Promise.all([import('/embed/assets/pain-map.js'), fetch('/v1/body-map').then((reply) => reply.json())])
+          .then(([{ hitTest }, map]) => done(Object.fromEntries(map.figures.map((figure) => {
+            const hits = [];
+            for (let row = 0; row < rows; row++) {
+              for (let column = 0; column < columns; column++) {
+                const area = hitTest(figure, column / (columns - 1), row / (rows - 1));
+                hits.push(area ? `${area.region}/${area.side}` : '');
+              }
+            }
+            return [figure.view, hits];
+          }))))
+          .catch((error) => done(`error: ${error}`));
+    """, golden["columns"], golden["rows"])
+    assert isinstance(found, dict), found
+    for view, hits in golden["figures"].items():
+        differing = [(i % golden["columns"], i // golden["columns"], want, got)
+                     for i, (want, got) in enumerate(zip(hits, found[view])) if want != got]
+        assert len(found[view]) == len(hits) and not differing, (view, differing[:10])
+
+
 def shape(raw):
     message = json.loads(raw)
     return message["type"], tuple(sorted(message["data"].keys()))
@@ -588,7 +618,7 @@ def main():
         harness.start()
         for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
                      test_camera_component_exercise_in_the_configuration,
-                     test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map,
+                     test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
             began = time.time()
             try:

@@ -39,7 +39,8 @@ extension FormaAPIHandler {
         let row = try await answeringStorageFailure("Unable to save the pain report. Please try again.") {
             try await painLog(for: me).add(report)
         }
-        logger.info("pain reported", metadata: ["region": .string(report.region.rawValue)])
+        // Health data: the log says that a report was stored, never where it hurts.
+        logger.info("pain reported")
         return .created(.init(body: .json(try RehabMapping.report(row))))
     }
 
