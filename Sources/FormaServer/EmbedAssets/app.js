@@ -1,5 +1,6 @@
 // The embedded experience: waits for the host's configuration (docs/embed-protocol.md), signs the person in, and
-// shows the view the URL names: home, a plan, the workout player, or the camera component.
+// shows the view the URL names: home, a plan, the workout player, the camera component, a challenge, the pain map
+// or the progress charts.
 import { HostBridge } from './bridge.js';
 import { Api } from './api.js';
 import { h, show } from './dom.js';
@@ -8,6 +9,7 @@ import { WorkoutPlayer, dose } from './player.js';
 import { CameraView } from './camera.js';
 import { ChallengeView, LeaderboardView } from './challenge.js';
 import { PainMapView } from './pain-map.js';
+import { ProgressView } from './progress.js';
 
 const settings = JSON.parse(document.body.dataset.forma || '{}');
 const params = new URLSearchParams(location.search);
@@ -81,6 +83,7 @@ function parseRoute(pathname) {
   if (parts[0] === 'challenge' && parts.length === 1) return { name: 'challenge' };
   if (parts[0] === 'leaderboard' && parts.length === 1) return { name: 'leaderboard' };
   if (parts[0] === 'pain-map' && parts.length === 1) return { name: 'pain-map' };
+  if (parts[0] === 'progress' && parts.length === 1) return { name: 'progress' };
   return { name: 'unknown', path: pathname };
 }
 
@@ -190,6 +193,9 @@ function render(next, config = {}) {
       return view.open();
     case 'pain-map':
       view = new PainMapView(context);
+      return view.open();
+    case 'progress':
+      view = new ProgressView(context);
       return view.open();
     default:
       return context.fail('not_found', `page: there is no embed page at ${next.path}`);
