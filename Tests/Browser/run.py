@@ -16,7 +16,10 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
 6. a wrong API key gives error_occurred with a message, and the page shows it; the Android and React Native
    bridges receive the events too.
 7. the pain map: axe-core finds no violation, a tap and the keyboard choose regions, a saved report reaches the
-   server and the host (`pain_reported`), and a workout generated afterwards avoids that knee.
+   server and the host (`pain_reported`), a workout generated afterwards avoids that knee, and the progress chart
+   shows the report.
+7b. the progress charts draw the stored pain, training and fitness-test values (points, labels, tables), pass
+   axe-core, and show empty states to a person with nothing stored.
 8. the messages the page sent have exactly the shapes FormaKit's decoding tests know.
 9. live.js encodes pose frames byte for byte as the Swift codec does (the golden frames FormaLiveTests writes).
 
@@ -540,6 +543,127 @@ def test_pain_map(harness):
     painless = harness.api("POST", "/v1/workouts/generate", "painless-user", request)
     assert "pain" not in painless and left_out & {item["exerciseId"] for item in painless["items"]}, painless["items"]
 
+    # and the progress chart shows the report
+    check_progress_shows_the_report(harness, user, log["items"][0])
+
+
+def chart_points(driver, section):
+    """What a chart section drew: (series, label, value) of every data mark, in document order."""
+    return [(mark.get_attribute("data-series"), mark.get_attribute("data-label"), float(mark.get_attribute("data-value")))
+            for mark in driver.find_elements(By.CSS_SELECTOR, f"#{section} svg.chart [data-value]")]
+
+
+def open_progress(harness, user):
+    """/embed/progress in the iframe host; returns the events getter once the three sections are drawn."""
+    driver = harness.driver
+    events = open_in_iframe(harness, f"{harness.base}/embed/progress?company=Acme", user)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    wait_until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "section.chart-block")) == 3, 30, "the charts")
+    return events
+
+
+def motion_set(reps, period, seed):
+    """A wrist recording at 50 Hz: rest, `reps` vertical strokes `period` seconds apart, rest (gravity included)."""
+    import math
+    import random
+    rng = random.Random(seed)
+    accel = []
+    rest = 150
+    for i in range(rest * 2 + int(reps * period * 50)):
+        t = (i - rest) / 50
+        stroke = 0.35 * math.sin(2 * math.pi * t / period) if 0 <= t < reps * period else 0
+        accel.append([rng.gauss(0, 0.01), -1 + stroke + rng.gauss(0, 0.01), rng.gauss(0, 0.01)])
+    recorded = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return {"sampleRate": 50, "accel": accel, "recordedAt": recorded}
+
+
+def test_progress_charts(harness):
+    """/embed/progress draws the stored values: a point per pain day and region at the day's highest pain, a bar
+    per week of the saved runs' minutes and repetitions, each fitness test beside the previous one; a table holds the
+    same values for screen readers (axe-core finds no violation); a person with nothing stored sees empty states."""
+    from axe_selenium_python import Axe
+    from datetime import datetime, timedelta, timezone
+
+    driver = harness.driver
+    user = "progress-user"
+    today = datetime.now(timezone.utc).replace(hour=12, minute=0, second=0, microsecond=0)
+    day = lambda back: (today - timedelta(days=back)).strftime("%Y-%m-%d")  # noqa: E731
+    # the runs first: with the knee in pain, a quadriceps workout would be refused
+    for reps in (30, 12):
+        workout = harness.api("POST", "/v1/workouts/generate", user,
+                              {"muscles": ["quadriceps"], "equipment": [], "level": "beginner", "minutes": 10})
+        harness.api("POST", f"/v1/workouts/{workout['id']}/start", user)
+        harness.api("POST", f"/v1/workouts/{workout['id']}/save", user,
+                    {"results": [{"exerciseId": workout["items"][0]["exerciseId"], "reps": reps}]})
+    for region, side, intensity, back in [("knee", "left", 3, 20), ("knee", "right", 6, 9), ("knee", "left", 2, 9),
+                                          ("knee", "left", 4, 3), ("lower back", "both", 5, 9)]:
+        stamp = (today - timedelta(days=back)).isoformat().replace("+00:00", "Z")
+        harness.api("POST", "/v1/me/pain-reports", user, {"region": region, "side": side, "intensity": intensity,
+                                                          "kind": "aching", "when": "movement", "reportedAt": stamp})
+    harness.api("PUT", "/v1/me/tracked-exercises/Pushups", user)
+    tests = []
+    for reps, period, seed in ((8, 2.5, 1), (10, 2.0, 2)):
+        test = harness.api("POST", "/v1/fitness-tests", user, {"category": "strength", "exerciseIds": ["Pushups"]})
+        tests.append(harness.api("POST", f"/v1/fitness-tests/{test['id']}/exercises/Pushups/motion", user,
+                                 motion_set(reps, period, seed)))
+    assert all(test["status"] == "completed" for test in tests), tests
+    training = harness.api("GET", "/v1/me/progress/training", user)
+
+    events = open_progress(harness, user)
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run()
+    assert not results["violations"], json.dumps(
+        [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
+
+    # pain: head to foot, one point per day with reports, at the day's highest
+    assert chart_points(driver, "pain-chart") == [
+        ("Lower back", day(9), 5), ("Knee", day(20), 3), ("Knee", day(9), 6), ("Knee", day(3), 4)]
+    legend = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#pain-chart .legend li")]
+    assert legend == ["Lower back", "Knee"], legend
+    titles = {text.get_attribute("textContent") for text in driver.find_elements(By.CSS_SELECTOR, "#pain-chart .axis-title")}
+    assert titles == {"Pain (0–10)", "Day"}, titles
+    rows = [[cell.get_attribute("textContent") for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+            for row in driver.find_elements(By.CSS_SELECTOR, "#pain-chart table tbody tr")]
+    assert [row[1:] for row in rows] == [["Lower back", "5", "1"], ["Knee", "3", "1"], ["Knee", "6", "2"],
+                                         ["Knee", "4", "1"]], rows
+
+    # training: twelve weeks, this week's bars carry the saved repetitions and the minutes the server summed
+    marks = chart_points(driver, "training-chart")
+    weeks = training["weeks"]
+    assert len(weeks) == 12 and len(marks) == 24, marks
+    assert [value for series, _, value in marks if series == "repetitions"] == [w["repetitions"] for w in weeks]
+    assert [value for series, _, value in marks if series == "minutes"] == [w["minutes"] for w in weeks]
+    assert weeks[-1]["repetitions"] == 42 and marks[-1] == ("repetitions", weeks[-1]["weekStart"], 42), marks
+
+    # fitness tests: the second test beside the first
+    rate = lambda result: round(result["ratePerMinute"] * 10) / 10  # noqa: E731
+    first, second = (test["exercises"][0]["result"] for test in tests)
+    assert chart_points(driver, "fitness-chart") == [
+        ("This test", day(0), rate(first)), ("Previous test", day(0), rate(first)), ("This test", day(0), rate(second))]
+    cells = [cell.get_attribute("textContent") for cell in driver.find_elements(By.CSS_SELECTOR, "#fitness-chart tbody td")]
+    assert cells[0] == str(first["reps"]) and cells[5] == str(second["reps"]), cells
+    driver.switch_to.default_content()
+    opened = wait_until(lambda: [e for e in events() if e["type"] == "progress_opened"], 10, "progress_opened")
+    assert opened[0]["data"]["painRegions"] == 2 and opened[0]["data"]["fitnessExercises"] == 1, opened
+
+    # nothing stored: each section says so
+    open_progress(harness, "newcomer")
+    empty = [p.text for p in driver.find_elements(By.CSS_SELECTOR, "p.empty")]
+    assert empty == ["No pain reported in this period.", "No saved workouts in this period.",
+                     "No fitness tests completed in this period."], empty
+    assert not driver.find_elements(By.CSS_SELECTOR, "svg.chart")
+    driver.switch_to.default_content()
+
+
+def check_progress_shows_the_report(harness, user, report):
+    """The end of the pain-map story: the progress chart has today's point for the knee at the reported pain."""
+    driver = harness.driver
+    open_progress(harness, user)
+    points = chart_points(driver, "pain-chart")
+    assert points == [("Knee", report["reportedAt"][:10], report["intensity"])], points
+    driver.switch_to.default_content()
+
 
 def test_pain_map_js_hits_as_the_core_does(harness):
     """The page's hit test (pain-map.js) over the served map finds the region FormaCore finds at every grid point."""
@@ -619,6 +743,7 @@ def main():
         for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
+                     test_progress_charts,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
             began = time.time()
             try:
