@@ -22,6 +22,8 @@ public enum FormaEvent: Sendable, Equatable {
     case trainerScheduleNextWorkout(scheduledFor: String)
     /// The pain map saved a report (`pain_reported`).
     case painReported(PainReported)
+    /// The progress charts are drawn (`progress_opened`).
+    case progressOpened(ProgressOpened)
     case unknown(type: String, data: JSONValue)
 
     public struct Launched: Sendable, Equatable, Codable {
@@ -106,6 +108,17 @@ public enum FormaEvent: Sendable, Equatable {
         public var reportedAt: String
     }
 
+    /// The progress page's range (`YYYY-MM-DD` days in `timeZone`) and how much it drew: regions with pain, weeks
+    /// of training, exercises with fitness tests. Counts only; the values stay on the server.
+    public struct ProgressOpened: Sendable, Equatable, Codable {
+        public var from: String
+        public var to: String
+        public var timeZone: String
+        public var painRegions: Int
+        public var weeks: Int
+        public var fitnessExercises: Int
+    }
+
     public struct Exit: Sendable, Equatable, Codable {
         public var workoutId: String?
     }
@@ -145,6 +158,7 @@ public enum FormaEvent: Sendable, Equatable {
         case "error_occurred", "error_occured": event = payload(ErrorInfo.self).map(FormaEvent.error)
         case "workout_exit_request": event = .workoutExitRequest
         case "pain_reported": event = payload(PainReported.self).map(FormaEvent.painReported)
+        case "progress_opened": event = payload(ProgressOpened.self).map(FormaEvent.progressOpened)
         case "trainer_schedule_next_workout":
             // Seed 002 puts scheduledFor beside type; accept it inside data too.
             let scheduled = whole.objectValue?["scheduledFor"] ?? data.objectValue?["scheduledFor"]

@@ -646,6 +646,7 @@ def test_progress_charts(harness):
     driver.switch_to.default_content()
     opened = wait_until(lambda: [e for e in events() if e["type"] == "progress_opened"], 10, "progress_opened")
     assert opened[0]["data"]["painRegions"] == 2 and opened[0]["data"]["fitnessExercises"] == 1, opened
+    RECEIVED.extend(raw for raw in driver.execute_script("return window.formaRaw") if "progress_opened" in raw)
 
     # nothing stored: each section says so
     open_progress(harness, "newcomer")

@@ -35,6 +35,15 @@ import Testing
         #expect(errors.first?.message.contains("API key") == true)
     }
 
+    @Test func recordedProgressMessage_carriesCountsOnly() throws {
+        let opened = try Self.recorded().map(FormaEvent.init(message:)).compactMap {
+            if case .progressOpened(let data) = $0 { data } else { nil }
+        }
+        #expect(opened.count == 1)
+        #expect(opened.first.map { ($0.painRegions, $0.weeks, $0.fitnessExercises) } ?? (0, 0, 0) == (2, 12, 1))
+        #expect(opened.first?.from.count == 10 && opened.first?.timeZone.isEmpty == false)
+    }
+
     @Test func theOtherMessagesOfTheProtocol() throws {
         let mistake = try FormaEvent(message: #"{"type":"mistake","data":{"exercise":"Bodyweight Squat","code":"knees-caving","message":"Push your knees out","partial":false}}"#)
         #expect(mistake == .mistake(.init(exercise: "Bodyweight Squat", code: "knees-caving", message: "Push your knees out", partial: false)))

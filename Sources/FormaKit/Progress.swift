@@ -1,0 +1,154 @@
+import FormaAPI
+import Foundation
+
+/// Pain over time (`GET /v1/me/progress/pain`): per body-map region with reports in the range, head to foot, the
+/// highest pain of each calendar day that had reports, in the person's time zone (docs/rehab.md#progress-charts).
+public struct PainProgress: Sendable, Hashable, Codable {
+    public struct Day: Sendable, Hashable, Codable {
+        /// `YYYY-MM-DD` in ``PainProgress/timeZone``.
+        public var date: String
+        /// The day's highest intensity, 0–10.
+        public var intensity: Int
+        public var reports: Int
+    }
+
+    public struct Region: Sendable, Hashable, Codable {
+        public var region: String
+        public var label: String
+        public var days: [Day]
+    }
+
+    public var timeZone: String
+    /// The first and last day of the range, `YYYY-MM-DD`, both included.
+    public var from: String
+    public var to: String
+    public var regions: [Region]
+}
+
+/// Training per week (`GET /v1/me/progress/training`): saved runs per Monday-to-Sunday week of the person's time
+/// zone, oldest first, every week of the range listed.
+public struct TrainingProgress: Sendable, Hashable, Codable {
+    public struct Week: Sendable, Hashable, Codable {
+        /// The week's Monday, `YYYY-MM-DD`.
+        public var weekStart: String
+        public var workouts: Int
+        /// Active time, pauses excluded.
+        public var activeSeconds: Int
+        /// ``activeSeconds`` in minutes, to one decimal.
+        public var minutes: Double
+        public var repetitions: Int
+    }
+
+    public var timeZone: String
+    /// The Monday of the first week and the Sunday of the last.
+    public var from: String
+    public var to: String
+    public var weeks: [Week]
+    /// Sums over ``weeks``.
+    public var workouts: Int
+    public var activeSeconds: Int
+    public var minutes: Double
+    public var repetitions: Int
+}
+
+/// Fitness-test results over time (`GET /v1/me/progress/fitness-tests`): per exercise, each completed test's result
+/// beside the previous result of the same exercise.
+public struct FitnessTestProgress: Sendable, Hashable, Codable {
+    public struct Previous: Sendable, Hashable, Codable {
+        public var testId: String
+        public var date: String
+        public var reps: Int
+        public var ratePerMinute: Double?
+    }
+
+    public struct Result: Sendable, Hashable, Codable {
+        public var testId: String
+        /// The day the test completed, `YYYY-MM-DD` in the person's time zone.
+        public var date: String
+        public var completedAt: Date
+        public var reps: Int
+        /// Repetitions per minute; `nil` below two repetitions.
+        public var ratePerMinute: Double?
+        public var previous: Previous?
+        /// `ratePerMinute / previous.ratePerMinute − 1` (0.12 is 12 % faster); `nil` without both.
+        public var change: Double?
+    }
+
+    public struct Exercise: Sendable, Hashable, Codable {
+        public var exerciseId: String
+        public var name: String
+        public var results: [Result]
+    }
+
+    public var timeZone: String
+    public var from: String
+    public var to: String
+    public var exercises: [Exercise]
+}
+
+extension FormaKit {
+    /// Pain per region per day. `from` and `to` are calendar days `YYYY-MM-DD` (both included, at most 731 days
+    /// apart; default the 90 days to today), `timeZone` an IANA identifier (default the profile's, else UTC). A bad
+    /// value is ``FormaError/server(status:title:detail:fields:)`` 400 naming the parameter.
+    public func painProgress(
+        from: String? = nil, to: String? = nil, timeZone: String? = nil, region: String? = nil
+    ) async throws(FormaError) -> PainProgress {
+        try await call { client in
+            let body = try await client.getPainProgress(
+                query: .init(from: from, to: to, timeZone: timeZone, region: region)
+            ).ok.body.json
+            return PainProgress(
+                timeZone: body.timeZone, from: body.from, to: body.to,
+                regions: body.regions.map { region in
+                    .init(
+                        region: region.region, label: region.label,
+                        days: region.points.map { .init(date: $0.date, intensity: $0.intensity, reports: $0.reports) })
+                })
+        }
+    }
+
+    /// Saved training per week; the range (default the 12 weeks to this one) is widened to whole weeks.
+    public func trainingProgress(
+        from: String? = nil, to: String? = nil, timeZone: String? = nil
+    ) async throws(FormaError) -> TrainingProgress {
+        try await call { client in
+            let body = try await client.getTrainingProgress(query: .init(from: from, to: to, timeZone: timeZone))
+                .ok.body.json
+            return TrainingProgress(
+                timeZone: body.timeZone, from: body.from, to: body.to,
+                weeks: body.weeks.map {
+                    .init(
+                        weekStart: $0.weekStart, workouts: $0.workouts, activeSeconds: $0.activeSeconds,
+                        minutes: $0.minutes, repetitions: $0.repetitions)
+                },
+                workouts: body.totals.workouts, activeSeconds: body.totals.activeSeconds,
+                minutes: body.totals.minutes, repetitions: body.totals.repetitions)
+        }
+    }
+
+    /// Completed fitness tests' results per exercise (default: the year to today), each with the previous result.
+    public func fitnessTestProgress(
+        from: String? = nil, to: String? = nil, timeZone: String? = nil, exerciseId: String? = nil
+    ) async throws(FormaError) -> FitnessTestProgress {
+        try await call { client in
+            let body = try await client.getFitnessTestProgress(
+                query: .init(from: from, to: to, timeZone: timeZone, exerciseId: exerciseId)
+            ).ok.body.json
+            return FitnessTestProgress(
+                timeZone: body.timeZone, from: body.from, to: body.to,
+                exercises: body.exercises.map { exercise in
+                    .init(
+                        exerciseId: exercise.exerciseId, name: exercise.name,
+                        results: exercise.points.map { point in
+                            .init(
+                                testId: point.testId, date: point.date, completedAt: point.completedAt,
+                                reps: point.reps, ratePerMinute: point.ratePerMinute,
+                                previous: point.previous.map {
+                                    .init(testId: $0.testId, date: $0.date, reps: $0.reps, ratePerMinute: $0.ratePerMinute)
+                                },
+                                change: point.change)
+                        })
+                })
+        }
+    }
+}
