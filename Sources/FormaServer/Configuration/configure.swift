@@ -67,7 +67,11 @@ public func configure(
     let handler = FormaAPIHandler(
         databases: databases, engine: try WorkoutEngine.bundled(), configuration: configuration, clock: clock,
         random: random, passwords: PasswordService(hasher: app.password.async, decoy: DecoyPasswordHash()),
-        quotes: QuoteService(corpus: try QuoteCorpus.bundled()))
+        quotes: QuoteService(
+            corpus: try QuoteCorpus.bundled(),
+            provider: configuration.quoteProvider.map {
+                QuoteProvider(settings: $0, client: app.http.client.shared, logger: app.logger)
+            }))
     let transport = VaporTransport(routesBuilder: app)
     try handler.registerHandlers(
         on: transport,

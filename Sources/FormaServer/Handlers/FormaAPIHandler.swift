@@ -21,7 +21,7 @@ struct FormaAPIHandler: APIProtocol {
     /// Seeds of workouts generated without one.
     let random: RandomSource
     let passwords: PasswordService
-    /// The quote of the day (the shipped corpus).
+    /// The quote of the day: the configured provider, then the shipped corpus.
     let quotes: QuoteService
 
     /// A database handle for this request.

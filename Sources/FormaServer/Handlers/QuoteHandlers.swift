@@ -22,11 +22,9 @@ extension FormaAPIHandler {
         } catch {
             throw ServiceError.broken(error.description)
         }
-        let source: Components.Schemas.QuoteOfTheDay.SourcePayload = switch picked.source {
-        case .corpus: .corpus
-        }
         return .ok(.init(body: .json(.init(
-            quote: picked.quote, author: picked.author, category: picked.category, day: picked.day, source: source))))
+            quote: picked.quote, author: picked.author, category: picked.category, day: picked.day,
+            source: picked.source == .provider ? .provider : .corpus))))
     }
 
     func listQuoteCategories(_ input: Operations.ListQuoteCategories.Input) async throws
