@@ -133,8 +133,14 @@ final class CapturedLogs: Sendable {
 struct QuoteProviderTests {
     static let key = "qk_super-secret-provider-key"
 
+    /// The time-out for the hanging provider: short, so the test waits half a second rather than two. Every other
+    /// provider gets a generous one, so a loaded test machine answering slowly does not turn an answer (or a 500)
+    /// into a time-out.
+    static let hangTimeoutSeconds = 0.5
+
     static func settings(_ fake: FakeQuoteProvider, _ path: String) -> QuoteProviderSettings {
-        QuoteProviderSettings(url: fake.url(path), apiKey: key, timeoutSeconds: 0.25)
+        QuoteProviderSettings(
+            url: fake.url(path), apiKey: key, timeoutSeconds: path == "/hang" ? hangTimeoutSeconds : 10)
     }
 
     @Test func aProviderThatAnswersIsUsedWithItsKeyAndAskedOncePerDayAndCategory() async throws {
@@ -240,7 +246,7 @@ struct QuoteProviderTests {
             let lines = logs.all
             #expect(lines.count == 4)
             #expect(lines.contains { $0.contains("HTTP 500") })
-            #expect(lines.contains { $0.contains("no answer within 0.25 s") })
+            #expect(lines.contains { $0.contains("no answer within \(Self.hangTimeoutSeconds) s") })
             #expect(lines.contains { $0.contains("not [{quote, author, category}]") })
             #expect(lines.contains { $0.contains("longer than 65536 bytes") })
             #expect(lines.allSatisfy { $0.contains("127.0.0.1") && !$0.contains(Self.key) && !$0.contains("X-Api-Key") })
