@@ -174,6 +174,29 @@ struct QuoteProviderTests {
         }
     }
 
+    @Test func manyFirstRequestsAtOnceShareOneFetch() async throws {
+        try await FakeQuoteProvider.with { fake in
+            try await withFormaApp(adjust: { $0.quoteProvider = Self.settings(fake, "/ok") }) { app in
+                // setup
+                let api = APIClient(app: app)
+                var readers: [QuoteReader] = []
+                for index in 0..<6 {
+                    readers.append(try await QuoteReader.signUp(api, "person\(index)@example.com", timeZone: "UTC"))
+                }
+
+                // act
+                let quotes = try await withThrowingTaskGroup(of: QuoteBody.self) { group in
+                    for reader in readers { group.addTask { try await reader.today() } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+
+                // verify
+                #expect(quotes.count == 6 && quotes.allSatisfy { $0.source == "provider" })
+                #expect(fake.requests.count == 1)
+            }
+        }
+    }
+
     @Test func aFailingProviderLeavesTheCorpusForTheDay() async throws {
         try await FakeQuoteProvider.with { fake in
             let clock = TestClock()
