@@ -155,7 +155,15 @@ extension Profile {
             id: api.id, userId: api.userId, email: api.email,
             company: Company(id: api.company.id, name: api.company.name), displayName: api.displayName,
             age: api.age, heightCm: api.heightCm, weightKg: api.weightKg, gender: api.gender,
-            lifestyle: api.lifestyle, timeZone: api.timeZone)
+            lifestyle: api.lifestyle, timeZone: api.timeZone, avatarETag: api.avatarETag)
+    }
+}
+
+extension QuoteOfTheDay {
+    init(_ api: Components.Schemas.QuoteOfTheDay) {
+        self.init(
+            quote: api.quote, author: api.author, category: api.category, day: api.day,
+            source: api.source.rawValue)
     }
 }
 

@@ -20,12 +20,18 @@ public final class FormaKit: Sendable {
     public let companyName: String
     /// The host's own id for the person, when known.
     public let userId: String?
+    /// Where pictures (the avatar) are kept between loads; see ``avatarImage()``.
+    public let imageCache: ImageCache
     let tokens: TokenSource
     let client: Client
 
     /// Signs in as `userId` of the company with its API key (created on the server on first sight).
+    ///
+    /// `imageCache` keeps pictures between loads; give it a directory (``ImageCache/init(directory:memoryLimitBytes:now:)``)
+    /// to keep them across launches. The default keeps them in memory only.
     public init(
-        baseURL: URL, apiKey: String, companyName: String, userId: String, transport: (any ClientTransport)? = nil
+        baseURL: URL, apiKey: String, companyName: String, userId: String, transport: (any ClientTransport)? = nil,
+        imageCache: ImageCache = ImageCache()
     ) {
         let transport = transport ?? URLSessionTransport()
         let sessions = Client(
@@ -38,24 +44,28 @@ public final class FormaKit: Sendable {
         self.baseURL = baseURL
         self.companyName = companyName
         self.userId = userId
+        self.imageCache = imageCache
         self.tokens = tokens
         client = Client(
-            serverURL: baseURL, transport: transport, middlewares: [ProblemMiddleware(), TokenMiddleware(tokens: tokens)])
+            serverURL: baseURL, transport: transport,
+            middlewares: [ProblemMiddleware(), PlainHeaderMiddleware(), TokenMiddleware(tokens: tokens)])
     }
 
     /// Uses a user token from your back end; `renewToken`, when given, is called for a new one when it is refused.
     public init(
         baseURL: URL, token: String, companyName: String, userId: String? = nil,
-        renewToken: (@Sendable () async throws -> String)? = nil, transport: (any ClientTransport)? = nil
+        renewToken: (@Sendable () async throws -> String)? = nil, transport: (any ClientTransport)? = nil,
+        imageCache: ImageCache = ImageCache()
     ) {
         let tokens = TokenSource(origin: .provided(renew: renewToken), token: token)
         self.baseURL = baseURL
         self.companyName = companyName
         self.userId = userId
+        self.imageCache = imageCache
         self.tokens = tokens
         client = Client(
             serverURL: baseURL, transport: transport ?? URLSessionTransport(),
-            middlewares: [ProblemMiddleware(), TokenMiddleware(tokens: tokens)])
+            middlewares: [ProblemMiddleware(), PlainHeaderMiddleware(), TokenMiddleware(tokens: tokens)])
     }
 
     /// A token for the person, renewed when needed: for the embed page's configuration or a live session.
@@ -203,6 +213,60 @@ public final class FormaKit: Sendable {
         try await call { client in
             try PainMap(try await client.getBodyMap().ok.body.json)
         }
+    }
+
+    /// The person's quote of the day in `category` (the server's default, `inspirational`, when `nil`); see
+    /// ``quoteCategories()``.
+    public func quoteOfTheDay(category: String? = nil) async throws(FormaError) -> QuoteOfTheDay {
+        try await call { client in
+            QuoteOfTheDay(try await client.getQuoteOfTheDay(query: .init(category: category)).ok.body.json)
+        }
+    }
+
+    /// The categories ``quoteOfTheDay(category:)`` accepts, sorted.
+    public func quoteCategories() async throws(FormaError) -> [String] {
+        try await call { client in try await client.listQuoteCategories().ok.body.json.items.map(\.name) }
+    }
+
+    /// The person's profile picture (`GET /v1/me/avatar`) through ``imageCache``: the first load downloads it, later
+    /// ones ask with `If-None-Match` and get an empty `304` while it is unchanged (the server sends
+    /// `Cache-Control: private, no-cache`), and a new picture is downloaded as soon as it is set. `nil` when the
+    /// person has none (the cached copy is then forgotten).
+    public func avatarImage() async throws(FormaError) -> CachedImage? {
+        let key = avatarCacheKey
+        do {
+            return try await call { client in
+                try await self.imageCache.image(for: key) { ifNoneMatch in
+                    switch try await client.getAvatar(headers: .init(ifNoneMatch: ifNoneMatch)) {
+                    case .ok(let answer):
+                        let (type, body): (String, HTTPBody) = switch answer.body {
+                        case .png(let body): ("image/png", body)
+                        case .jpeg(let body): ("image/jpeg", body)
+                        }
+                        return .ok(
+                            data: try await Data(collecting: body, upTo: Self.maximumImageBytes), contentType: type,
+                            eTag: answer.headers.eTag, cacheControl: answer.headers.cacheControl)
+                    case .notModified(let answer):
+                        return .notModified(eTag: answer.headers.eTag, cacheControl: answer.headers.cacheControl)
+                    case .undocumented(let status, _):
+                        throw FormaError.unexpectedResponse("the avatar answered HTTP \(status)")
+                    default:
+                        throw FormaError.unexpectedResponse("the avatar answered an error without a problem document")
+                    }
+                }
+            }
+        } catch .server(404, _, _, _) {
+            await imageCache.remove(key)
+            return nil
+        }
+    }
+
+    /// Largest picture read (the server accepts 2 MiB by default).
+    static let maximumImageBytes = 8 * 1024 * 1024
+
+    /// One person's avatar on one server: a shared cache directory never mixes two people's pictures.
+    var avatarCacheKey: String {
+        "avatar \(baseURL.absoluteString) \(companyName) \(userId ?? "token-user")"
     }
 
     // MARK: Plumbing

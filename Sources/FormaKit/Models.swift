@@ -233,6 +233,20 @@ public struct Profile: Sendable, Hashable, Codable, Identifiable {
     public var gender: String?
     public var lifestyle: String?
     public var timeZone: String?
+    /// Entity tag of the current profile picture, `nil` when there is none; ``FormaKit/avatarImage()`` revalidates
+    /// with it.
+    public var avatarETag: String?
+}
+
+/// A person's quote of the day (`GET /v1/quotes/today`), the same all day in their profile's time zone.
+public struct QuoteOfTheDay: Sendable, Hashable, Codable {
+    public var quote: String
+    public var author: String
+    public var category: String
+    /// The person's local date, `YYYY-MM-DD`.
+    public var day: String
+    /// `corpus` (shipped with the server) or `provider` (the server's configured quote provider).
+    public var source: String
 }
 
 /// Profile fields to change; fields left `nil` are not changed.

@@ -52,6 +52,27 @@ struct TokenMiddleware: ClientMiddleware {
     }
 }
 
+/// Sends `If-None-Match` as the plain header value it is.
+///
+/// The OpenAPI runtime writes header values as URI components, so an entity tag's quotes would leave as `%22`
+/// (apple/swift-openapi-generator#857); the server's `HeaderEncodingMiddleware` undoes the same for its answers.
+struct PlainHeaderMiddleware: ClientMiddleware {
+    static let plainHeaders: [HTTPField.Name] = [.ifNoneMatch]
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        for name in Self.plainHeaders {
+            if let value = request.headerFields[name], let decoded = value.removingPercentEncoding {
+                request.headerFields[name] = decoded
+            }
+        }
+        return try await next(request, body, baseURL)
+    }
+}
+
 /// Sends the company API key, for `POST /v1/sessions`.
 struct APIKeyMiddleware: ClientMiddleware {
     static let field = HTTPField.Name("X-Forma-Key")!

@@ -72,6 +72,7 @@ struct AuthenticationMiddleware: ServerMiddleware {
     static let requirements: [String: Requirement] = [
         "getHealth": .none, "listExercises": .none, "getExercise": .none, "getCatalogFacets": .none,
         "createAccount": .none, "login": .none, "getBodyMap": .none,
+        "listQuoteCategories": .none,
         "createSession": .company, "getCompany": .company, "setAllowedOrigins": .company,
         "logout": .bearerToken,
     ]

@@ -75,6 +75,8 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGraceSeconds: Int
     /// Proxies whose `X-Forwarded-For` is believed; a request from anywhere else is known by its own address.
     public var trustedProxies: TrustedProxies
+    /// The outside quote provider asked before the shipped corpus; `nil` for the corpus alone (docs/rehab.md).
+    public var quoteProvider: QuoteProviderSettings?
 
     public init(
         database: Database,
@@ -94,7 +96,8 @@ public struct ServerConfiguration: Sendable {
         embed: EmbedSettings = .init(),
         connections: ConnectionLimits = .init(),
         shutdownGraceSeconds: Int = 25,
-        trustedProxies: TrustedProxies = .none
+        trustedProxies: TrustedProxies = .none,
+        quoteProvider: QuoteProviderSettings? = nil
     ) {
         self.database = database
         self.dataDirectory = dataDirectory
@@ -114,6 +117,7 @@ public struct ServerConfiguration: Sendable {
         self.connections = connections
         self.shutdownGraceSeconds = shutdownGraceSeconds
         self.trustedProxies = trustedProxies
+        self.quoteProvider = quoteProvider
     }
 
     /// The initialiser's defaults: the one place ``variables`` and ``fromEnvironment(_:)`` take them from.
@@ -150,6 +154,9 @@ public struct ServerConfiguration: Sendable {
             ("FORMA_MEDIAPIPE_SCRIPT_URL", "URL of MediaPipe tasks-vision's vision_bundle.mjs for the embed page (default: jsDelivr)"),
             ("FORMA_MEDIAPIPE_WASM_URL", "URL of the folder holding tasks-vision's wasm files (default: jsDelivr)"),
             ("FORMA_MEDIAPIPE_MODEL_URL", "URL of the pose_landmarker .task model (default: Google's model storage)"),
+            ("FORMA_QUOTES_URL", "http(s) URL of a quote provider answering [{quote, author, category}] to ?category=, asked before the shipped corpus (default: none, the corpus only)"),
+            ("FORMA_QUOTES_KEY", "the provider's key, sent as X-Api-Key (a secret; never logged)"),
+            ("FORMA_QUOTES_TIMEOUT_MS", "milliseconds the provider has to answer before the corpus does, 100 to 10000 (default 2000)"),
             ("FORMA_EMBED_REPLAY", "on to let the embed page replay recorded pose files (?replay=) from a company's allowed origins; replayed sessions never score (default off)"),
         ]
     }()
@@ -254,6 +261,19 @@ public struct ServerConfiguration: Sendable {
             }
         }
 
+        var quoteProvider: QuoteProviderSettings?
+        let quotesTimeout = integer("FORMA_QUOTES_TIMEOUT_MS", default: 2000, range: 100...10_000)
+        if let url = value("FORMA_QUOTES_URL") {
+            if EmbedRoutes.origin(of: url) == nil {
+                problems.append("FORMA_QUOTES_URL must be an http:// or https:// URL")
+            } else {
+                quoteProvider = QuoteProviderSettings(
+                    url: url, apiKey: value("FORMA_QUOTES_KEY"), timeoutSeconds: Double(quotesTimeout) / 1000)
+            }
+        } else if value("FORMA_QUOTES_KEY") != nil {
+            problems.append("FORMA_QUOTES_KEY is set but FORMA_QUOTES_URL is not: the key has no provider to go to")
+        }
+
         let throttle = defaults.loginThrottle
         let configuration = ServerConfiguration(
             database: database,
@@ -276,7 +296,8 @@ public struct ServerConfiguration: Sendable {
             embed: embed,
             connections: connections,
             shutdownGraceSeconds: integer("FORMA_SHUTDOWN_GRACE", default: defaults.shutdownGraceSeconds, range: 1...3600),
-            trustedProxies: trustedProxies
+            trustedProxies: trustedProxies,
+            quoteProvider: quoteProvider
         )
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return configuration

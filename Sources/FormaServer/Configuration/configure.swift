@@ -2,6 +2,7 @@ import Fluent
 import FluentPostgresDriver
 import FluentSQLiteDriver
 import FormaAPI
+import FormaCore
 import Foundation
 import OpenAPIRuntime
 import OpenAPIVapor
@@ -65,7 +66,12 @@ public func configure(
     // The handler holds everything it uses, built once here.
     let handler = FormaAPIHandler(
         databases: databases, engine: try WorkoutEngine.bundled(), configuration: configuration, clock: clock,
-        random: random, passwords: PasswordService(hasher: app.password.async, decoy: DecoyPasswordHash()))
+        random: random, passwords: PasswordService(hasher: app.password.async, decoy: DecoyPasswordHash()),
+        quotes: QuoteService(
+            corpus: try QuoteCorpus.bundled(),
+            provider: configuration.quoteProvider.map {
+                QuoteProvider(settings: $0, client: app.http.client.shared, logger: app.logger)
+            }))
     let transport = VaporTransport(routesBuilder: app)
     try handler.registerHandlers(
         on: transport,

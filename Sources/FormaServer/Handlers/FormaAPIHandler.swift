@@ -21,6 +21,8 @@ struct FormaAPIHandler: APIProtocol {
     /// Seeds of workouts generated without one.
     let random: RandomSource
     let passwords: PasswordService
+    /// The quote of the day: the configured provider, then the shipped corpus.
+    let quotes: QuoteService
 
     /// A database handle for this request.
     func database() throws(ServiceError) -> any Database {
