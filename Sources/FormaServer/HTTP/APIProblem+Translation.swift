@@ -90,6 +90,7 @@ extension APIProblem {
         case .fitnessTestExercise(let testID, let exerciseID): "fitness test '\(testID)' has no exercise '\(exerciseID)'"
         case .avatar: "no profile picture has been uploaded"
         case .painReport(let id): "no pain report '\(id)'"
+        case .reminder(let key): "no reminder '\(key)'"
         }
     }
 
@@ -109,6 +110,9 @@ extension APIProblem {
             return .conflict(
                 "session '\(sessionID)' belongs to level \(level), which is locked: finish level \(unlocked) first",
                 field: "sessionId")
+        case .tooManyReminders(let limit):
+            return .conflict(
+                "you already have \(limit) reminders; delete one or reuse its key to replace it", field: "key")
         }
     }
 
