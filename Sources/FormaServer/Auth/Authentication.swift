@@ -73,6 +73,7 @@ struct AuthenticationMiddleware: ServerMiddleware {
         "getHealth": .none, "listExercises": .none, "getExercise": .none, "getCatalogFacets": .none,
         "createAccount": .none, "login": .none, "getBodyMap": .none,
         "createSession": .company, "getCompany": .company, "setAllowedOrigins": .company,
+        "setCompanyWebhook": .company, "getCompanyWebhook": .company, "deleteCompanyWebhook": .company,
         "logout": .bearerToken,
     ]
 

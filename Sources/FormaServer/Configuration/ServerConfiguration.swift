@@ -75,6 +75,8 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGraceSeconds: Int
     /// Proxies whose `X-Forwarded-For` is believed; a request from anywhere else is known by its own address.
     public var trustedProxies: TrustedProxies
+    /// Reminder delivery and webhook secrets (docs/reminders.md).
+    public var reminders: ReminderSettings
 
     public init(
         database: Database,
@@ -94,7 +96,8 @@ public struct ServerConfiguration: Sendable {
         embed: EmbedSettings = .init(),
         connections: ConnectionLimits = .init(),
         shutdownGraceSeconds: Int = 25,
-        trustedProxies: TrustedProxies = .none
+        trustedProxies: TrustedProxies = .none,
+        reminders: ReminderSettings = .init()
     ) {
         self.database = database
         self.dataDirectory = dataDirectory
@@ -114,6 +117,7 @@ public struct ServerConfiguration: Sendable {
         self.connections = connections
         self.shutdownGraceSeconds = shutdownGraceSeconds
         self.trustedProxies = trustedProxies
+        self.reminders = reminders
     }
 
     /// The initialiser's defaults: the one place ``variables`` and ``fromEnvironment(_:)`` take them from.
@@ -124,7 +128,7 @@ public struct ServerConfiguration: Sendable {
         let d = defaults
         let throttle = d.loginThrottle
         let connections = d.connections
-        return [
+        let base: [(name: String, meaning: String)] = [
             ("FORMA_DATA_DIR", "directory for the SQLite database and local state (default ./.forma)"),
             ("DATABASE_URL", "postgres://user:password@host:port/database to use PostgreSQL instead of SQLite"),
             ("FORMA_DEFAULT_COMPANY", "name of the company consumer sign-ups join (default \"default\")"),
@@ -152,6 +156,7 @@ public struct ServerConfiguration: Sendable {
             ("FORMA_MEDIAPIPE_MODEL_URL", "URL of the pose_landmarker .task model (default: Google's model storage)"),
             ("FORMA_EMBED_REPLAY", "on to let the embed page replay recorded pose files (?replay=) from a company's allowed origins; replayed sessions never score (default off)"),
         ]
+        return base + ReminderSettings.variables
     }()
 
     /// Reads the configuration from environment variables.
@@ -254,6 +259,7 @@ public struct ServerConfiguration: Sendable {
             }
         }
 
+        let reminders = ReminderSettings.read(value, problems: &problems)
         let throttle = defaults.loginThrottle
         let configuration = ServerConfiguration(
             database: database,
@@ -276,7 +282,8 @@ public struct ServerConfiguration: Sendable {
             embed: embed,
             connections: connections,
             shutdownGraceSeconds: integer("FORMA_SHUTDOWN_GRACE", default: defaults.shutdownGraceSeconds, range: 1...3600),
-            trustedProxies: trustedProxies
+            trustedProxies: trustedProxies,
+            reminders: reminders
         )
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return configuration

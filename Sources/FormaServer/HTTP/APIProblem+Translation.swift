@@ -91,6 +91,7 @@ extension APIProblem {
         case .avatar: "no profile picture has been uploaded"
         case .painReport(let id): "no pain report '\(id)'"
         case .reminder(let key): "no reminder '\(key)'"
+        case .webhook: "the company has no webhook; set one with PUT /v1/company/webhook"
         }
     }
 

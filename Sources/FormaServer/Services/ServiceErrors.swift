@@ -67,6 +67,8 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case painReport(String)
     /// No reminder under this key.
     case reminder(String)
+    /// The company has no webhook.
+    case webhook
 }
 
 /// The request does not fit the current state of what it changes.
