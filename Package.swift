@@ -39,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.30.0"),
         .package(url: "https://github.com/vapor/fluent-kit.git", from: "1.50.0"),
         .package(url: "https://github.com/vapor/websocket-kit.git", from: "2.15.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.24.0"),
     ],
     targets: [
         // Pure domain: catalogue, generator, plans, levels. Foundation only.
@@ -101,6 +102,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             // The embed page's ES modules and style sheet (docs/embed.md), served under /embed/assets/.
             resources: [.copy("EmbedAssets")],
