@@ -14,6 +14,8 @@ final class WebhookReceiver: Sendable {
         let signature: String
         let contentType: String?
         let body: Data
+        /// Whether the receiver answered 2xx.
+        let accepted: Bool
     }
 
     private let app: Application
@@ -38,18 +40,18 @@ final class WebhookReceiver: Sendable {
         let failuresLeft = NIOLockedValueBox(failFirst)
         app.post("hook") { request async throws -> HTTPStatus in
             let body = request.body.data.map { Data(buffer: $0) } ?? Data()
+            let fail = failuresLeft.withLockedValue { left in
+                defer { if left > 0 { left -= 1 } }
+                return left > 0
+            }
             received.withLockedValue {
                 $0.append(Delivery(
                     id: request.headers.first(name: "webhook-id") ?? "",
                     timestamp: request.headers.first(name: "webhook-timestamp") ?? "",
                     signature: request.headers.first(name: "webhook-signature") ?? "",
-                    contentType: request.headers.first(name: .contentType), body: body))
+                    contentType: request.headers.first(name: .contentType), body: body, accepted: !fail))
             }
             if let answerDelay { try await Task.sleep(for: answerDelay) }
-            let fail = failuresLeft.withLockedValue { left in
-                defer { left -= 1 }
-                return left > 0
-            }
             return fail ? .internalServerError : .noContent
         }
         app.http.server.configuration.hostname = "127.0.0.1"
