@@ -6,8 +6,8 @@ import Foundation
 struct CompanyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "company",
-        abstract: "Create companies, list them, and manage their API keys and allowed web origins.",
-        subcommands: [Create.self, List.self, RotateKey.self, RevokeKey.self, Origins.self]
+        abstract: "Create companies, list them, and manage their API keys, allowed web origins and webhooks.",
+        subcommands: [Create.self, List.self, RotateKey.self, RevokeKey.self, Origins.self, Webhook.self]
     )
 
     struct Create: AsyncParsableCommand {

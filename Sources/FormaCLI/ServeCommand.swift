@@ -33,6 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
         CommandLogging.bootstrap(configuration)
         let app = try await Application.make(
             Environment(name: "production", arguments: ["forma", "serve"]))
+        var worker: ReminderWorker?
         do {
             try await configure(app, configuration: configuration)
             app.logger.info(
@@ -43,12 +44,18 @@ struct ServeCommand: AsyncParsableCommand {
             // Vapor's serve command binds the port and turns SIGTERM and SIGINT into `app.running` stopping.
             try await app.startup()
             try await ServerLifecycle.guardConnections(of: app)
+            if configuration.reminders.workerEnabled {
+                // Its first round delivers what fell due while no server ran (docs/reminders.md).
+                worker = app.reminderWorker
+                worker?.start()
+            }
             let boundPort = app.http.server.shared.localAddress?.port ?? port
             app.logger.notice(
                 "Forma \(formaVersion) listening on http://\(hostname):\(boundPort)",
                 metadata: ["database": .string(configuration.database.redactedDescription)])
             try await app.running?.onStop.get()
         } catch {
+            await worker?.stop()
             try? await app.asyncShutdown()
             throw error
         }
@@ -57,6 +64,8 @@ struct ServeCommand: AsyncParsableCommand {
         app.logger.notice("shutting down: draining requests and live sessions")
         let (requests, sessions) = app.formaDrain.inFlight
         let drained = await ServerLifecycle.drain(app)
+        // Before the database closes; a delivery cut short is tried again once its claim's lease runs out.
+        await worker?.stop()
         if drained {
             try await app.asyncShutdown()
             app.logger.notice(

@@ -74,6 +74,7 @@ struct AuthenticationMiddleware: ServerMiddleware {
         "createAccount": .none, "login": .none, "getBodyMap": .none,
         "listQuoteCategories": .none,
         "createSession": .company, "getCompany": .company, "setAllowedOrigins": .company,
+        "setCompanyWebhook": .company, "getCompanyWebhook": .company, "deleteCompanyWebhook": .company,
         "logout": .bearerToken,
     ]
 

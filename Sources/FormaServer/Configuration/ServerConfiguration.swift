@@ -77,6 +77,8 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: TrustedProxies
     /// The outside quote provider asked before the shipped corpus; `nil` for the corpus alone (docs/rehab.md).
     public var quoteProvider: QuoteProviderSettings?
+    /// Reminder delivery and webhook secrets (docs/reminders.md).
+    public var reminders: ReminderSettings
 
     public init(
         database: Database,
@@ -97,7 +99,8 @@ public struct ServerConfiguration: Sendable {
         connections: ConnectionLimits = .init(),
         shutdownGraceSeconds: Int = 25,
         trustedProxies: TrustedProxies = .none,
-        quoteProvider: QuoteProviderSettings? = nil
+        quoteProvider: QuoteProviderSettings? = nil,
+        reminders: ReminderSettings = .init()
     ) {
         self.database = database
         self.dataDirectory = dataDirectory
@@ -118,6 +121,7 @@ public struct ServerConfiguration: Sendable {
         self.shutdownGraceSeconds = shutdownGraceSeconds
         self.trustedProxies = trustedProxies
         self.quoteProvider = quoteProvider
+        self.reminders = reminders
     }
 
     /// The initialiser's defaults: the one place ``variables`` and ``fromEnvironment(_:)`` take them from.
@@ -128,7 +132,7 @@ public struct ServerConfiguration: Sendable {
         let d = defaults
         let throttle = d.loginThrottle
         let connections = d.connections
-        return [
+        let base: [(name: String, meaning: String)] = [
             ("FORMA_DATA_DIR", "directory for the SQLite database and local state (default ./.forma)"),
             ("DATABASE_URL", "postgres://user:password@host:port/database to use PostgreSQL instead of SQLite"),
             ("FORMA_DEFAULT_COMPANY", "name of the company consumer sign-ups join (default \"default\")"),
@@ -159,6 +163,7 @@ public struct ServerConfiguration: Sendable {
             ("FORMA_QUOTES_TIMEOUT_MS", "milliseconds the provider has to answer before the corpus does, 100 to 10000 (default 2000)"),
             ("FORMA_EMBED_REPLAY", "on to let the embed page replay recorded pose files (?replay=) from a company's allowed origins; replayed sessions never score (default off)"),
         ]
+        return base + ReminderSettings.variables
     }()
 
     /// Reads the configuration from environment variables.
@@ -274,6 +279,7 @@ public struct ServerConfiguration: Sendable {
             problems.append("FORMA_QUOTES_KEY is set but FORMA_QUOTES_URL is not: the key has no provider to go to")
         }
 
+        let reminders = ReminderSettings.read(value, problems: &problems)
         let throttle = defaults.loginThrottle
         let configuration = ServerConfiguration(
             database: database,
@@ -297,7 +303,8 @@ public struct ServerConfiguration: Sendable {
             connections: connections,
             shutdownGraceSeconds: integer("FORMA_SHUTDOWN_GRACE", default: defaults.shutdownGraceSeconds, range: 1...3600),
             trustedProxies: trustedProxies,
-            quoteProvider: quoteProvider
+            quoteProvider: quoteProvider,
+            reminders: reminders
         )
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return configuration

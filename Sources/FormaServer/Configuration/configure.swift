@@ -89,6 +89,11 @@ public func configure(
             AuthenticationMiddleware(databases: databases, clock: clock),
             PatchNullMiddleware(),
         ])
+    // Reminders go out through Vapor's HTTP client; a webhook answers for itself, it does not redirect elsewhere.
+    app.http.client.configuration.redirectConfiguration = .disallow
+    app.reminderWorker = ReminderWorker(
+        databases: databases, client: app.http.client.shared, clock: clock, settings: configuration.reminders,
+        logger: app.logger)
     app.registerMetricsRoute()
     LiveEndpoint.register(on: app)
     try EmbedRoutes.register(on: app, settings: configuration.embed)

@@ -90,6 +90,8 @@ extension APIProblem {
         case .fitnessTestExercise(let testID, let exerciseID): "fitness test '\(testID)' has no exercise '\(exerciseID)'"
         case .avatar: "no profile picture has been uploaded"
         case .painReport(let id): "no pain report '\(id)'"
+        case .reminder(let key): "no reminder '\(key)'"
+        case .webhook: "the company has no webhook; set one with PUT /v1/company/webhook"
         }
     }
 
@@ -109,6 +111,9 @@ extension APIProblem {
             return .conflict(
                 "session '\(sessionID)' belongs to level \(level), which is locked: finish level \(unlocked) first",
                 field: "sessionId")
+        case .tooManyReminders(let limit):
+            return .conflict(
+                "you already have \(limit) reminders; delete one or reuse its key to replace it", field: "key")
         }
     }
 

@@ -65,6 +65,10 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case fitnessTestExercise(testID: String, exerciseID: String)
     case avatar
     case painReport(String)
+    /// No reminder under this key.
+    case reminder(String)
+    /// The company has no webhook.
+    case webhook
 }
 
 /// The request does not fit the current state of what it changes.
@@ -78,6 +82,8 @@ enum StateError: DomainError, Sendable, Equatable {
     case invalidAction(String)
     case notEnrolled(planID: String)
     case sessionLocked(sessionID: String, level: Int, unlockedLevel: Int)
+    /// A new reminder key for a person who holds the most reminders allowed.
+    case tooManyReminders(limit: Int)
 }
 
 /// The server cannot answer now; the client may try again.

@@ -15,6 +15,7 @@ enum UserDataDeletion {
         LiveSetResultModel.schema,
         ChallengeScoreModel.schema,
         PainReportModel.schema,
+        ReminderModel.schema,
         MotionTestModel.schema,
         FitnessTestModel.schema,
         TrackedExerciseModel.schema,

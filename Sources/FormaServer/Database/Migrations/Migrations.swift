@@ -24,5 +24,7 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         AddLiveSessionSource(),
         CreateLiveSessionLeases(),
         CreatePainReports(),
+        CreateReminders(),
+        CreateCompanyWebhooks(),
     ]
 }
