@@ -65,6 +65,7 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case fitnessTestExercise(testID: String, exerciseID: String)
     case avatar
     case painReport(String)
+    case trainerConversation(String)
 }
 
 /// The request does not fit the current state of what it changes.
@@ -98,3 +99,4 @@ enum ServiceError: DomainError, Sendable, Equatable {
 
 extension WorkoutGenerationError: DomainError {}
 extension PainAwareGenerationError: DomainError {}
+extension TrainerReplyError: DomainError {}
