@@ -12,7 +12,7 @@ struct TrainerConversationAPITests {
     /// Answers every question with ``TrainerClient/answer(to:clientID:)`` until the conversation finishes,
     /// advancing the clock 40 minutes while the workout is being done; returns every state seen.
     private func talkToTheEnd(
-        _ ada: TrainerClient, from start: TrainerConversationBody, clock: TestClock
+        _ ada: TrainerClient, from start: TrainerConversationBody, clock: TestClock, wellBeing: String = "2"
     ) async throws -> [TrainerConversationBody] {
         var states = [start]
         var current = start
@@ -20,7 +20,8 @@ struct TrainerConversationAPITests {
         while current.status == "active", turn < 60 {
             let question = try #require(current.question)
             if question.field == "workoutResult" { clock.advance(seconds: 40 * 60) }
-            let reply = try await ada.reply(current.id, TrainerClient.answer(to: question, clientID: "turn-\(turn)"))
+            let reply = try await ada.reply(current.id, TrainerClient.answer(
+                to: question, clientID: "turn-\(turn)", wellBeing: wellBeing))
             #expect(reply.status == .ok, "\(question.field ?? ""): \(reply.text)")
             current = try reply.json()
             states.append(current)
@@ -90,6 +91,25 @@ struct TrainerConversationAPITests {
         #expect(next.status == .created)
         let second: TrainerConversationBody = try next.json()
         #expect(second.id != last.id && second.currentField == "sleepQuality" && second.profile == last.profile)
+    }
+
+    @Test func lowReadinessTurnsTheGeneratedWorkoutIntoShortMobilityWork() async throws {
+        let clock = TestClock()
+        try await withFormaApp(clock: clock, random: .seeded(11)) { app in
+            let api = APIClient(app: app)
+            let key = try await api.createCompany("Gym")
+            let ada = TrainerClient.of(api, key: key, user: "ada")
+            let first: TrainerConversationBody = try await ada.start().json()
+
+            // act: every well-being item rated 6 ("very bad/high"): Hooper index 24
+            let last = try #require(try await talkToTheEnd(ada, from: first, clock: clock, wellBeing: "6").last)
+
+            // verify: mobility, from the server's generator, within 20 minutes (docs/trainer.md)
+            #expect(last.status == "finished" && last.decision?.kind == "mobility")
+            let workout = try #require(last.workout)
+            #expect(workout.request.categories == ["stretching"] && workout.minutes == 20)
+            #expect(!workout.items.isEmpty)
+        }
     }
 
     @Test func aReloadResumesExactlyWhereTheConversationWas() async throws {

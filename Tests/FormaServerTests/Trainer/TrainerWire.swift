@@ -44,7 +44,12 @@ struct TrainerConversationBody: Decodable, Equatable {
             let block: String
         }
 
+        struct Request: Decodable, Equatable {
+            let categories: [String]?
+        }
+
         let minutes: Int
+        let request: Request
         let items: [Item]
     }
 
@@ -107,7 +112,9 @@ struct TrainerClient {
 
     /// A sensible answer to `question`: numbers typed with units, "none" for pain, good well-being, the first
     /// proposal for the next session, else the first quick reply.
-    static func answer(to question: TrainerConversationBody.Message, clientID: String) -> TrainerReplyBody {
+    static func answer(
+        to question: TrainerConversationBody.Message, clientID: String, wellBeing: String = "2"
+    ) -> TrainerReplyBody {
         let field = question.field ?? ""
         var body = TrainerReplyBody(clientId: clientID, field: field)
         switch field {
@@ -116,7 +123,7 @@ struct TrainerClient {
         case "weight": body.text = "168 lb"
         case "minutesTrained": body.text = "20 min"
         case "painfulRegions", "painRegions", "painAfterRegions", "equipment": body.choices = ["none"]
-        case "sleepQuality", "fatigue", "muscleSoreness", "stress": body.choices = ["2"]
+        case "sleepQuality", "fatigue", "muscleSoreness", "stress": body.choices = [wellBeing]
         case "sessionRPE": body.choices = ["5"]
         case "sessionMinutes": body.choices = ["30"]
         case "trainingDays": body.text = "every day"
