@@ -12,7 +12,8 @@ struct TrainerConversationAPITests {
     /// Answers every question with ``TrainerClient/answer(to:clientID:)`` until the conversation finishes,
     /// advancing the clock 40 minutes while the workout is being done; returns every state seen.
     private func talkToTheEnd(
-        _ ada: TrainerClient, from start: TrainerConversationBody, clock: TestClock, wellBeing: String = "2"
+        _ ada: TrainerClient, from start: TrainerConversationBody, clock: TestClock, wellBeing: String = "2",
+        effort: String = "5"
     ) async throws -> [TrainerConversationBody] {
         var states = [start]
         var current = start
@@ -21,7 +22,7 @@ struct TrainerConversationAPITests {
             let question = try #require(current.question)
             if question.field == "workoutResult" { clock.advance(seconds: 40 * 60) }
             let reply = try await ada.reply(current.id, TrainerClient.answer(
-                to: question, clientID: "turn-\(turn)", wellBeing: wellBeing))
+                to: question, clientID: "turn-\(turn)", wellBeing: wellBeing, effort: effort))
             #expect(reply.status == .ok, "\(question.field ?? ""): \(reply.text)")
             current = try reply.json()
             states.append(current)
@@ -109,6 +110,27 @@ struct TrainerConversationAPITests {
             let workout = try #require(last.workout)
             #expect(workout.request.categories == ["stretching"] && workout.minutes == 20)
             #expect(!workout.items.isEmpty)
+        }
+    }
+
+    @Test func aVeryHardSessionMakesTheNextDayLighter() async throws {
+        let clock = TestClock()
+        try await withFormaApp(clock: clock, random: .seeded(5)) { app in
+            let api = APIClient(app: app)
+            let key = try await api.createCompany("Gym")
+            let ada = TrainerClient.of(api, key: key, user: "ada")
+            let first: TrainerConversationBody = try await ada.start().json()
+            let today = try #require(try await talkToTheEnd(ada, from: first, clock: clock, effort: "8").last)
+
+            // act: the next day, a new conversation, feeling fine
+            clock.advance(seconds: 24 * 3_600)
+            let next: TrainerConversationBody = try await ada.start().json()
+            let tomorrow = try #require(try await talkToTheEnd(ada, from: next, clock: clock).last)
+
+            // verify: the stored check-in (RPE 8) was read as history: a shorter, lighter session
+            #expect(today.checkIn?.sessionRPE == 8 && today.decision?.kind == "train_as_planned")
+            #expect(tomorrow.decision?.kind == "reduce", "\(tomorrow.decision?.explanation ?? "")")
+            #expect((tomorrow.workout?.minutes ?? 99) < (today.workout?.minutes ?? 0))
         }
     }
 

@@ -113,7 +113,7 @@ struct TrainerClient {
     /// A sensible answer to `question`: numbers typed with units, "none" for pain, good well-being, the first
     /// proposal for the next session, else the first quick reply.
     static func answer(
-        to question: TrainerConversationBody.Message, clientID: String, wellBeing: String = "2"
+        to question: TrainerConversationBody.Message, clientID: String, wellBeing: String = "2", effort: String = "5"
     ) -> TrainerReplyBody {
         let field = question.field ?? ""
         var body = TrainerReplyBody(clientId: clientID, field: field)
@@ -124,7 +124,7 @@ struct TrainerClient {
         case "minutesTrained": body.text = "20 min"
         case "painfulRegions", "painRegions", "painAfterRegions", "equipment": body.choices = ["none"]
         case "sleepQuality", "fatigue", "muscleSoreness", "stress": body.choices = [wellBeing]
-        case "sessionRPE": body.choices = ["5"]
+        case "sessionRPE": body.choices = [effort]
         case "sessionMinutes": body.choices = ["30"]
         case "trainingDays": body.text = "every day"
         default: body.choices = question.quickReplies.first.map { [$0.id] }
