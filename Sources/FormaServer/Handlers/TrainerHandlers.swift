@@ -25,7 +25,8 @@ extension FormaAPIHandler {
             gender: body?.gender)
         let store = try trainerStore(for: me)
         let environment = trainerEnvironment(now: store.now)
-        let (stored, created) = try await answeringStorageFailure("Unable to start the conversation. Please try again.") {
+        let message = "Unable to start the conversation. Please try again."
+        let (stored, created) = try await answeringStorageFailure(message) {
             let profile = try await store.profile(of: me.user)
             let history = try await store.history()
             return try await store.startOrResume {
