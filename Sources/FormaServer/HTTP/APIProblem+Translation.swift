@@ -20,6 +20,7 @@ extension APIProblem {
         case let error as ServiceError: self = Self.problem(for: error)
         case let error as WorkoutGenerationError: self = Self.problem(for: error)
         case let error as PainAwareGenerationError: self = Self.problem(for: error)
+        case let error as TrainerReplyError: self = Self.problem(for: error)
         case let error as CompanyError: self = .validation([FieldIssue(field: "company", message: error.message)])
         case let error as DecodingError: self = Self.translating(error, requestHasBody: requestHasBody, query: nil)
         case let serverError as ServerError:
@@ -92,6 +93,7 @@ extension APIProblem {
         case .painReport(let id): "no pain report '\(id)'"
         case .reminder(let key): "no reminder '\(key)'"
         case .webhook: "the company has no webhook; set one with PUT /v1/company/webhook"
+        case .trainerConversation(let id): "no trainer conversation '\(id)'"
         }
     }
 
@@ -158,6 +160,24 @@ extension APIProblem {
                 status: 422, kind: "pain-leaves-nothing", title: "No workout fits around your pain",
                 detail: error.description,
                 issues: regions.map { FieldIssue(field: "pain.\($0.region.rawValue)", message: $0.explanation) })
+        }
+    }
+
+    /// A trainer reply that does not fit: 409 when the conversation has finished or moved past the question the
+    /// reply names, else 422; both name the field (docs/trainer.md).
+    private static func problem(for error: TrainerReplyError) -> APIProblem {
+        let issue = FieldIssue(field: error.field, message: error.message)
+        switch error.problem {
+        case .conversationFinished:
+            return APIProblem(
+                status: 409, kind: "conversation-finished", title: "The conversation has finished",
+                detail: error.message, issues: [issue])
+        case .staleQuestion:
+            return APIProblem(
+                status: 409, kind: "stale-question", title: "The question has already been answered",
+                detail: error.message, issues: [issue])
+        case .empty, .notUnderstood, .unknownChoice, .outOfRange, .inThePast:
+            return .validation([issue])
         }
     }
 

@@ -69,6 +69,7 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case reminder(String)
     /// The company has no webhook.
     case webhook
+    case trainerConversation(String)
 }
 
 /// The request does not fit the current state of what it changes.
@@ -104,3 +105,4 @@ enum ServiceError: DomainError, Sendable, Equatable {
 
 extension WorkoutGenerationError: DomainError {}
 extension PainAwareGenerationError: DomainError {}
+extension TrainerReplyError: DomainError {}

@@ -11,6 +11,9 @@ import SQLKit
 enum UserDataDeletion {
     /// Tables holding rows keyed by `user_id`, children before parents.
     static let userOwnedTables: [String] = [
+        TrainerReplyModel.schema,
+        TrainerConversationModel.schema,
+        TrainerProfileModel.schema,
         LiveSessionLeaseModel.schema,
         LiveSetResultModel.schema,
         ChallengeScoreModel.schema,

@@ -26,5 +26,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreatePainReports(),
         CreateReminders(),
         CreateCompanyWebhooks(),
+        CreateTrainerConversations(),
     ]
 }

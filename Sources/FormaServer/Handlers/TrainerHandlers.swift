@@ -1,0 +1,146 @@
+import FormaAPI
+import FormaCore
+import Foundation
+
+/// The trainer's guided chat (docs/trainer.md, "The API"): start or resume, read, reply.
+extension FormaAPIHandler {
+    func startTrainerConversation(_ input: Operations.StartTrainerConversation.Input) async throws
+        -> Operations.StartTrainerConversation.Output
+    {
+        let me = try Caller.person()
+        let body: Components.Schemas.TrainerConversationStart? = switch input.body {
+        case .json(let body): body
+        case nil: nil
+        }
+        var zoneName = me.user.timeZone
+        if let raw = body?.timeZone {
+            switch ProfileFields.timeZone(raw) {
+            case .success(let zone): zoneName = zone ?? zoneName
+            case .failure(let issue): throw InputError.invalid([issue])
+            }
+        }
+        let zone = zoneName.flatMap(TimeZone.init(identifier:)) ?? .gmt
+        let prefill = TrainerProfile(
+            hostAge: body?.age, heightCentimetres: body?.heightCm, weightKilograms: body?.weightKg,
+            gender: body?.gender)
+        let store = try trainerStore(for: me)
+        let environment = trainerEnvironment(now: store.now)
+        let message = "Unable to start the conversation. Please try again."
+        let (stored, created) = try await answeringStorageFailure(message) {
+            let profile = try await store.profile(of: me.user)
+            let history = try await store.history()
+            return try await store.startOrResume {
+                var rng = random.generator()
+                return TrainerConversation(
+                    profile: profile, prefill: prefill, history: history, timeZone: zone, environment: environment,
+                    using: &rng)
+            }
+        }
+        let document = try TrainerMapping.conversation(stored)
+        if created {
+            logger.info("trainer conversation started")
+            return .created(.init(body: .json(document)))
+        }
+        return .ok(.init(body: .json(document)))
+    }
+
+    func getTrainerConversation(_ input: Operations.GetTrainerConversation.Input) async throws
+        -> Operations.GetTrainerConversation.Output
+    {
+        let me = try Caller.person()
+        let stored = try await trainerStore(for: me).conversation(input.path.id)
+        return .ok(.init(body: .json(try TrainerMapping.conversation(stored))))
+    }
+
+    func replyToTrainer(_ input: Operations.ReplyToTrainer.Input) async throws -> Operations.ReplyToTrainer.Output {
+        let me = try Caller.person()
+        let body = switch input.body { case .json(let body): body }
+        let reply = try TrainerMapping.reply(body)
+        let store = try trainerStore(for: me)
+        let stored = try await answeringStorageFailure("Unable to save the reply. Please try again.") {
+            try await store.reply(
+                reply, to: input.path.id, user: me.user, environment: trainerEnvironment(now: store.now))
+        }
+        return .ok(.init(body: .json(try TrainerMapping.conversation(stored))))
+    }
+
+    func trainerStore(for me: AuthenticatedUser) throws -> TrainerStore {
+        TrainerStore(database: try database(), companyID: me.companyID, userID: me.userID, now: clock.now)
+    }
+
+    func trainerEnvironment(now: Date) -> TrainerEnvironment {
+        TrainerEnvironment(now: now, catalog: engine.catalog, generator: engine.generator)
+    }
+}
+
+/// The trainer's FormaCore values as the API's schemas, and the reply body as FormaCore's reply.
+enum TrainerMapping {
+    /// The reply body checked against the contract's limits; 422 naming the field otherwise.
+    static func reply(_ body: Components.Schemas.TrainerReplyRequest) throws(InputError) -> TrainerReply {
+        var issues: [FieldIssue] = []
+        let clientID = body.clientId.trimmingCharacters(in: .whitespacesAndNewlines)
+        if clientID.isEmpty || clientID.count > 200 {
+            issues.append(FieldIssue(field: "clientId", message: "must be 1 to 200 characters"))
+        }
+        let choices = body.choices ?? []
+        if choices.count > 20 { issues.append(FieldIssue(field: "choices", message: "must be at most 20 ids")) }
+        for (index, choice) in choices.enumerated() where choice.count > 100 {
+            issues.append(FieldIssue(field: "choices[\(index)]", message: "must be at most 100 characters"))
+        }
+        if let text = body.text, text.count > 500 {
+            issues.append(FieldIssue(field: "text", message: "must be at most 500 characters"))
+        }
+        if let field = body.field, field.count > 100 {
+            issues.append(FieldIssue(field: "field", message: "must be at most 100 characters"))
+        }
+        guard issues.isEmpty else { throw .invalid(issues) }
+        return TrainerReply(clientID: clientID, choices: choices, text: body.text, field: body.field)
+    }
+
+    static func conversation(_ stored: TrainerStore.Stored) throws -> Components.Schemas.TrainerConversation {
+        let row = stored.row
+        let conversation = stored.conversation
+        return .init(
+            id: try row.requireID().uuidString.lowercased(),
+            status: .init(rawValue: row.status) ?? .active,
+            step: .init(rawValue: conversation.step.rawValue) ?? .profile,
+            timeZone: conversation.timeZoneIdentifier, version: row.version,
+            currentField: conversation.currentQuestion?.field,
+            messages: conversation.messages.map(message), profile: profile(conversation.profile),
+            decision: conversation.decision.map {
+                .init(
+                    kind: .init(rawValue: $0.kind.rawValue) ?? .rest, explanation: $0.explanation,
+                    avoiding: $0.avoiding.map(\.rawValue))
+            },
+            workout: conversation.workout.map(workout),
+            checkIn: conversation.checkIn.map {
+                .init(endedAt: $0.endedAt, minutes: $0.minutes, sessionRPE: $0.sessionRPE, feeling: $0.feeling.rawValue)
+            },
+            proposals: conversation.proposals.map(\.description),
+            scheduledFor: conversation.scheduledFor?.description, createdAt: row.createdAt, updatedAt: row.updatedAt)
+    }
+
+    static func message(_ message: TrainerMessage) -> Components.Schemas.TrainerMessage {
+        .init(
+            author: .init(rawValue: message.author.rawValue) ?? .trainer, text: message.text,
+            field: message.question?.field, expects: message.expects.flatMap { .init(rawValue: $0.rawValue) },
+            quickReplies: message.quickReplies.map { .init(id: $0.id, label: $0.label) },
+            allowsMultiple: message.allowsMultiple, unit: message.unit)
+    }
+
+    static func profile(_ profile: TrainerProfile) -> Components.Schemas.TrainerProfile {
+        .init(
+            age: profile.ageYears, heightCm: profile.heightCentimetres, weightKg: profile.weightKilograms,
+            gender: profile.gender?.rawValue, goal: profile.goal?.rawValue, experience: profile.experience?.rawValue,
+            equipment: profile.equipment?.map(\.rawValue), trainingDays: profile.trainingDays?.map(\.rawValue),
+            sessionMinutes: profile.sessionMinutes, preferredTimes: profile.preferredTimes?.map(\.rawValue),
+            painfulRegions: profile.painfulRegions?.map(\.rawValue))
+    }
+
+    static func workout(_ workout: Workout) -> Components.Schemas.TrainerWorkout {
+        .init(
+            minutes: workout.request.durationMinutes, estimatedSeconds: workout.estimatedSeconds,
+            seed: Int64(clamping: workout.seed), request: WorkoutMapping.request(workout.request),
+            items: workout.items.map(WorkoutMapping.item))
+    }
+}
