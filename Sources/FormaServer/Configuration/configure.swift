@@ -2,6 +2,7 @@ import Fluent
 import FluentPostgresDriver
 import FluentSQLiteDriver
 import FormaAPI
+import FormaCore
 import Foundation
 import OpenAPIRuntime
 import OpenAPIVapor
@@ -15,10 +16,13 @@ import Vapor
 /// - Parameters:
 ///   - clock: Every "now" the server reads; tests pass one they can move.
 ///   - random: The server's random choices (seeds of generated workouts); tests pass a seeded one.
+///   - catalogue: The exercise catalogue to serve; `nil` (the binary) for the one bundled with FormaCore. Tests
+///     pass another to see what changes with the catalogue.
 /// - Throws: When the data directory cannot be created, the database URL is malformed or the bundled catalogue
 ///   cannot be loaded.
 public func configure(
-    _ app: Application, configuration: ServerConfiguration, clock: FormaClock = .system, random: RandomSource = .system
+    _ app: Application, configuration: ServerConfiguration, clock: FormaClock = .system, random: RandomSource = .system,
+    catalogue: ExerciseCatalog? = nil
 ) async throws {
     app.formaConfiguration = configuration
     app.formaClock = clock
@@ -64,7 +68,8 @@ public func configure(
 
     // The handler holds everything it uses, built once here.
     let handler = FormaAPIHandler(
-        databases: databases, engine: try WorkoutEngine.bundled(), configuration: configuration, clock: clock,
+        databases: databases, engine: try catalogue.map(WorkoutEngine.init(catalog:)) ?? WorkoutEngine.bundled(),
+        configuration: configuration, clock: clock,
         random: random, passwords: PasswordService(hasher: app.password.async, decoy: DecoyPasswordHash()))
     let transport = VaporTransport(routesBuilder: app)
     try handler.registerHandlers(
@@ -72,6 +77,7 @@ public func configure(
         middlewares: [
             APIErrorMiddleware(),
             HeaderEncodingMiddleware(),
+            CatalogueResponseCache(store: CatalogueResponseCache.Store()),
             BodyLimitMiddleware(
                 defaultLimitBytes: configuration.maximumJSONBodyBytes,
                 limitsByOperation: [
