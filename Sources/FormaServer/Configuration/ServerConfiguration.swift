@@ -75,6 +75,8 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGraceSeconds: Int
     /// Proxies whose `X-Forwarded-For` is believed; a request from anywhere else is known by its own address.
     public var trustedProxies: TrustedProxies
+    /// Indent every JSON answer (a debug setting; `?pretty=true` indents one answer). Off: answers are compact.
+    public var prettyJSON = false
 
     public init(
         database: Database,
@@ -150,6 +152,7 @@ public struct ServerConfiguration: Sendable {
             ("FORMA_MEDIAPIPE_SCRIPT_URL", "URL of MediaPipe tasks-vision's vision_bundle.mjs for the embed page (default: jsDelivr)"),
             ("FORMA_MEDIAPIPE_WASM_URL", "URL of the folder holding tasks-vision's wasm files (default: jsDelivr)"),
             ("FORMA_MEDIAPIPE_MODEL_URL", "URL of the pose_landmarker .task model (default: Google's model storage)"),
+            ("FORMA_PRETTY_JSON", "on to indent every JSON answer, for reading by hand; ?pretty=true indents one (default off)"),
             ("FORMA_EMBED_REPLAY", "on to let the embed page replay recorded pose files (?replay=) from a company's allowed origins; replayed sessions never score (default off)"),
         ]
     }()
@@ -254,8 +257,17 @@ public struct ServerConfiguration: Sendable {
             }
         }
 
+        var prettyJSON = false
+        if let raw = value("FORMA_PRETTY_JSON") {
+            switch raw.lowercased() {
+            case "on", "true", "1", "yes": prettyJSON = true
+            case "off", "false", "0", "no": prettyJSON = false
+            default: problems.append("FORMA_PRETTY_JSON=\(raw) must be on or off")
+            }
+        }
+
         let throttle = defaults.loginThrottle
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             database: database,
             dataDirectory: dataDirectory,
             defaultCompanyName: defaultCompanyName,
@@ -278,6 +290,7 @@ public struct ServerConfiguration: Sendable {
             shutdownGraceSeconds: integer("FORMA_SHUTDOWN_GRACE", default: defaults.shutdownGraceSeconds, range: 1...3600),
             trustedProxies: trustedProxies
         )
+        configuration.prettyJSON = prettyJSON
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return configuration
     }

@@ -74,7 +74,11 @@ public func configure(
     let transport = VaporTransport(routesBuilder: app)
     try handler.registerHandlers(
         on: transport,
+        // Compact JSON: indentation costs bytes and encoding time on every answer. `?pretty=true` or
+        // FORMA_PRETTY_JSON indents (PrettyJSONMiddleware).
+        configuration: Configuration(jsonEncodingOptions: [.sortedKeys]),
         middlewares: [
+            PrettyJSONMiddleware(always: configuration.prettyJSON),
             APIErrorMiddleware(),
             HeaderEncodingMiddleware(),
             CatalogueResponseCache(store: CatalogueResponseCache.Store()),
