@@ -101,10 +101,9 @@ public func configure(
 /// Brings the database schema up to date and creates what a new database needs (the default company; the catalogue
 /// is served from memory, not stored). Safe to call on every start: applied migrations are skipped.
 public func migrate(_ app: Application) async throws {
-    if case .sqlite = app.formaConfiguration.database, let sql = app.db as? any SQLDatabase {
-        // Write-ahead logging lets readers and the one writer proceed together, and lets `forma company …` work
-        // on the file while a server runs. The mode is stored in the file, so setting it once is enough.
-        try await sql.raw("PRAGMA journal_mode = WAL").run()
+    if case .sqlite = app.formaConfiguration.database {
+        // WAL, synchronous NORMAL and a busy timeout on every connection; SQLiteSettings says why.
+        try await SQLiteSettings.apply(to: app)
     }
     try await app.autoMigrate()
 }
