@@ -1,4 +1,6 @@
 import Foundation
+import NIOConcurrencyHelpers
+import SQLKit
 import Testing
 import Vapor
 
@@ -29,5 +31,29 @@ struct SQLiteFileTests {
             #expect(statuses.allSatisfy { $0 == .created }, "\(statuses.filter { $0 != .created })")
         }
         #expect(FileManager.default.fileExists(atPath: runner.dataDirectory + "/forma.sqlite"))
+    }
+
+    @Test func everyConnection_runsWithTheDocumentedSettings() async throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        try await runner.withServer { client in
+            // act: read the settings back from the connection of every event loop, where requests run
+            let readings = NIOLockedValueBox<[(journal: String, synchronous: Int, busyTimeout: Int)]>([])
+            try await SQLiteSettings.onEveryConnection(of: client.app) { sql in
+                let journal = try await sql.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self)
+                let synchronous = try await sql.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self)
+                let timeout = try await sql.raw("PRAGMA busy_timeout").first()?.decode(column: "timeout", as: Int.self)
+                readings.withLockedValue { $0.append((journal ?? "", synchronous ?? -1, timeout ?? -1)) }
+            }
+
+            // verify: WAL, synchronous NORMAL (1), a five-second busy timeout, on every connection
+            let all = readings.withLockedValue { $0 }
+            #expect(all.count == client.app.eventLoopGroup.makeIterator().map { $0 }.count)
+            for reading in all {
+                #expect(reading.journal == "wal")
+                #expect(reading.synchronous == 1)
+                #expect(reading.busyTimeout == SQLiteSettings.busyTimeoutMilliseconds)
+            }
+        }
     }
 }

@@ -88,3 +88,27 @@ public struct CatalogueQuery: Sendable, Hashable {
         FieldIssue(field: field, message: "'\(raw)' is not a \(field); use one of: \(accepted.joined(separator: ", "))")
     }
 }
+
+extension CatalogueQuery {
+    /// One spelling of the query for every way of writing it: values sorted, `none` for a missing value, words as
+    /// folded. Two requests that find the same page have the same description, so it can key a cache or an entity
+    /// tag.
+    public var canonicalDescription: String {
+        func list(_ values: some Sequence<String>) -> String { values.sorted().joined(separator: ",") }
+        func optional<Value: RawRepresentable<String>>(_ values: Set<Value?>) -> String {
+            list(values.map { $0?.rawValue ?? Self.noneValue })
+        }
+        return [
+            "category=" + list(categories.map(\.rawValue)),
+            "muscle=" + list(muscles.map(\.rawValue)),
+            "primaryOnly=\(primaryMusclesOnly)",
+            "equipment=" + optional(equipment),
+            "level=" + list(levels.map(\.rawValue)),
+            "force=" + optional(forces),
+            "mechanic=" + optional(mechanics),
+            "q=" + words.sorted().joined(separator: " "),
+            "page=\(paging.page)",
+            "perPage=\(paging.perPage)",
+        ].joined(separator: "&")
+    }
+}

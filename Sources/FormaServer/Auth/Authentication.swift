@@ -182,20 +182,28 @@ enum Authentication {
         throw AuthenticationError.missingCredentials
     }
 
-    /// The person a user token belongs to.
+    /// The person a user token belongs to, read with the token in one query (token, user and company joined).
+    ///
+    /// Nothing is cached: a token revoked (signed out, account deleted) or expired a moment ago is refused by the
+    /// next request. The lookup is by the unique index on the token's digest.
     ///
     /// - Throws: ``AuthenticationError/invalidToken`` or ``AuthenticationError/expiredToken``.
     static func user(forToken token: String, now: Date, on database: any Database) async throws -> AuthenticatedUser {
         guard Secret.looksLike(token, .userToken),
             let record = try await UserTokenModel.query(on: database)
                 .filter(\.$tokenHash == Secret.digest(token))
-                .with(\.$user, { $0.with(\.$company) })
+                .join(parent: \.$user)
+                .join(from: UserModel.self, parent: \.$company)
                 .first()
         else {
             throw AuthenticationError.invalidToken
         }
         guard record.expiresAt > now else { throw AuthenticationError.expiredToken }
-        return try AuthenticatedUser(user: record.user, company: record.user.company, token: record)
+        let user = try record.joined(UserModel.self)
+        let company = try record.joined(CompanyModel.self)
+        record.$user.value = user
+        user.$company.value = company
+        return try AuthenticatedUser(user: user, company: company, token: record)
     }
 
     /// The host app's user with this id in this company, created if the company has not seen it before.

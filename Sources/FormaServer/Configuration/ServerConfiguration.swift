@@ -79,6 +79,8 @@ public struct ServerConfiguration: Sendable {
     public var quoteProvider: QuoteProviderSettings?
     /// Reminder delivery and webhook secrets (docs/reminders.md).
     public var reminders: ReminderSettings
+    /// Indent every JSON answer (a debug setting; `?pretty=true` indents one answer). Off: answers are compact.
+    public var prettyJSON = false
 
     public init(
         database: Database,
@@ -161,6 +163,7 @@ public struct ServerConfiguration: Sendable {
             ("FORMA_QUOTES_URL", "http(s) URL of a quote provider answering [{quote, author, category}] to ?category=, asked before the shipped corpus (default: none, the corpus only)"),
             ("FORMA_QUOTES_KEY", "the provider's key, sent as X-Api-Key (a secret; never logged)"),
             ("FORMA_QUOTES_TIMEOUT_MS", "milliseconds the provider has to answer before the corpus does, 100 to 10000 (default 2000)"),
+            ("FORMA_PRETTY_JSON", "on to indent every JSON answer, for reading by hand; ?pretty=true indents one (default off)"),
             ("FORMA_EMBED_REPLAY", "on to let the embed page replay recorded pose files (?replay=) from a company's allowed origins; replayed sessions never score (default off)"),
         ]
         return base + ReminderSettings.variables
@@ -280,8 +283,18 @@ public struct ServerConfiguration: Sendable {
         }
 
         let reminders = ReminderSettings.read(value, problems: &problems)
+
+        var prettyJSON = false
+        if let raw = value("FORMA_PRETTY_JSON") {
+            switch raw.lowercased() {
+            case "on", "true", "1", "yes": prettyJSON = true
+            case "off", "false", "0", "no": prettyJSON = false
+            default: problems.append("FORMA_PRETTY_JSON=\(raw) must be on or off")
+            }
+        }
+
         let throttle = defaults.loginThrottle
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             database: database,
             dataDirectory: dataDirectory,
             defaultCompanyName: defaultCompanyName,
@@ -306,6 +319,7 @@ public struct ServerConfiguration: Sendable {
             quoteProvider: quoteProvider,
             reminders: reminders
         )
+        configuration.prettyJSON = prettyJSON
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return configuration
     }

@@ -16,10 +16,13 @@ import Vapor
 /// - Parameters:
 ///   - clock: Every "now" the server reads; tests pass one they can move.
 ///   - random: The server's random choices (seeds of generated workouts); tests pass a seeded one.
+///   - catalogue: The exercise catalogue to serve; `nil` (the binary) for the one bundled with FormaCore. Tests
+///     pass another to see what changes with the catalogue.
 /// - Throws: When the data directory cannot be created, the database URL is malformed or the bundled catalogue
 ///   cannot be loaded.
 public func configure(
-    _ app: Application, configuration: ServerConfiguration, clock: FormaClock = .system, random: RandomSource = .system
+    _ app: Application, configuration: ServerConfiguration, clock: FormaClock = .system, random: RandomSource = .system,
+    catalogue: ExerciseCatalog? = nil
 ) async throws {
     app.formaConfiguration = configuration
     app.formaClock = clock
@@ -65,7 +68,8 @@ public func configure(
 
     // The handler holds everything it uses, built once here.
     let handler = FormaAPIHandler(
-        databases: databases, engine: try WorkoutEngine.bundled(), configuration: configuration, clock: clock,
+        databases: databases, engine: try catalogue.map(WorkoutEngine.init(catalog:)) ?? WorkoutEngine.bundled(),
+        configuration: configuration, clock: clock,
         random: random, passwords: PasswordService(hasher: app.password.async, decoy: DecoyPasswordHash()),
         quotes: QuoteService(
             corpus: try QuoteCorpus.bundled(),
@@ -75,9 +79,14 @@ public func configure(
     let transport = VaporTransport(routesBuilder: app)
     try handler.registerHandlers(
         on: transport,
+        // Compact JSON: indentation costs bytes and encoding time on every answer. `?pretty=true` or
+        // FORMA_PRETTY_JSON indents (PrettyJSONMiddleware).
+        configuration: Configuration(jsonEncodingOptions: [.sortedKeys]),
         middlewares: [
+            PrettyJSONMiddleware(always: configuration.prettyJSON),
             APIErrorMiddleware(),
             HeaderEncodingMiddleware(),
+            CatalogueResponseCache(store: CatalogueResponseCache.Store()),
             BodyLimitMiddleware(
                 defaultLimitBytes: configuration.maximumJSONBodyBytes,
                 limitsByOperation: [
@@ -102,10 +111,9 @@ public func configure(
 /// Brings the database schema up to date and creates what a new database needs (the default company; the catalogue
 /// is served from memory, not stored). Safe to call on every start: applied migrations are skipped.
 public func migrate(_ app: Application) async throws {
-    if case .sqlite = app.formaConfiguration.database, let sql = app.db as? any SQLDatabase {
-        // Write-ahead logging lets readers and the one writer proceed together, and lets `forma company …` work
-        // on the file while a server runs. The mode is stored in the file, so setting it once is enough.
-        try await sql.raw("PRAGMA journal_mode = WAL").run()
+    if case .sqlite = app.formaConfiguration.database {
+        // WAL, synchronous NORMAL and a busy timeout on every connection; SQLiteSettings says why.
+        try await SQLiteSettings.apply(to: app)
     }
     try await app.autoMigrate()
 }

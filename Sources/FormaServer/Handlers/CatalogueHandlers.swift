@@ -1,40 +1,71 @@
 import FormaAPI
 import FormaCore
 
+/// Catalogue reads. Every answer carries a strong entity tag over the catalogue's content and the normalised
+/// request, and `If-None-Match` answers 304; ``CatalogueResponseCache`` keeps the encoded answers, so a repeated
+/// request is neither searched nor encoded again (docs/performance.md).
 extension FormaAPIHandler {
     func listExercises(_ input: Operations.ListExercises.Input) async throws -> Operations.ListExercises.Output {
-        let parameters = input.query
-        let query: CatalogueQuery
-        do {
-            query = try CatalogueQuery(
-                categories: parameters.category, muscles: parameters.muscle, primaryOnly: parameters.primaryOnly,
-                equipment: parameters.equipment, levels: parameters.level, forces: parameters.force,
-                mechanics: parameters.mechanic, text: parameters.q, page: parameters.page, perPage: parameters.perPage)
-        } catch {
-            throw InputError.badParameter(error)
+        let query = try Self.catalogueQuery(input.query)
+        let tag = catalogueEntityTag(of: .search(query))
+        let headers = Operations.ListExercises.Output.Ok.Headers(
+            eTag: tag, cacheControl: CatalogueResponseCache.cacheControl)
+        if let condition = input.headers.ifNoneMatch, Self.entityTag(tag, matchesAnyOf: condition) {
+            return .notModified(.init(headers: .init(eTag: tag, cacheControl: CatalogueResponseCache.cacheControl)))
         }
         let page = engine.catalogue.search(query)
-        return .ok(.init(body: .json(.init(
+        return .ok(.init(headers: headers, body: .json(.init(
             items: page.exercises.map(Components.Schemas.Exercise.init),
             page: page.paging.page, perPage: page.paging.perPage, total: page.total, pageCount: page.pageCount))))
     }
 
     func getExercise(_ input: Operations.GetExercise.Input) async throws -> Operations.GetExercise.Output {
         guard let exercise = engine.catalogue[input.path.id] else { throw NotFoundError.exercise(input.path.id) }
-        return .ok(.init(body: .json(.init(exercise))))
+        let tag = catalogueEntityTag(of: .exercise(exercise.id))
+        if let condition = input.headers.ifNoneMatch, Self.entityTag(tag, matchesAnyOf: condition) {
+            return .notModified(.init(headers: .init(eTag: tag, cacheControl: CatalogueResponseCache.cacheControl)))
+        }
+        return .ok(.init(
+            headers: .init(eTag: tag, cacheControl: CatalogueResponseCache.cacheControl),
+            body: .json(.init(exercise))))
     }
 
     func getCatalogFacets(_ input: Operations.GetCatalogFacets.Input) async throws
         -> Operations.GetCatalogFacets.Output
     {
+        let tag = catalogueEntityTag(of: .facets)
+        if let condition = input.headers.ifNoneMatch, Self.entityTag(tag, matchesAnyOf: condition) {
+            return .notModified(.init(headers: .init(eTag: tag, cacheControl: CatalogueResponseCache.cacheControl)))
+        }
         let facets = engine.catalogue.facets
         func values(_ counts: [FacetCount]) -> [Components.Schemas.FacetValue] {
             counts.map { .init(value: $0.value, count: $0.count, primaryCount: $0.primaryCount) }
         }
-        return .ok(.init(body: .json(.init(
-            total: facets.total, categories: values(facets.categories), muscles: values(facets.muscles),
-            equipment: values(facets.equipment), levels: values(facets.levels), forces: values(facets.forces),
-            mechanics: values(facets.mechanics)))))
+        return .ok(.init(
+            headers: .init(eTag: tag, cacheControl: CatalogueResponseCache.cacheControl),
+            body: .json(.init(
+                total: facets.total, categories: values(facets.categories), muscles: values(facets.muscles),
+                equipment: values(facets.equipment), levels: values(facets.levels), forces: values(facets.forces),
+                mechanics: values(facets.mechanics)))))
+    }
+
+    /// The checked query of a search.
+    ///
+    /// - Throws: ``InputError/badParameter(_:)`` naming the parameter.
+    static func catalogueQuery(_ parameters: Operations.ListExercises.Input.Query) throws -> CatalogueQuery {
+        do {
+            return try CatalogueQuery(
+                categories: parameters.category, muscles: parameters.muscle, primaryOnly: parameters.primaryOnly,
+                equipment: parameters.equipment, levels: parameters.level, forces: parameters.force,
+                mechanics: parameters.mechanic, text: parameters.q, page: parameters.page, perPage: parameters.perPage)
+        } catch {
+            throw InputError.badParameter(error)
+        }
+    }
+
+    /// The strong entity tag of a catalogue answer: the catalogue's content version and a digest of the resource.
+    func catalogueEntityTag(of resource: CatalogueResource) -> String {
+        CatalogueResponseCache.entityTag(catalogueVersion: engine.catalogueVersion, resource: resource)
     }
 }
 

@@ -1,4 +1,5 @@
 import FluentKit
+import FormaCore
 import Foundation
 import NIOConcurrencyHelpers
 import SQLKit
@@ -61,12 +62,15 @@ func testConfiguration(sharedDirectory: String? = nil) -> TestConfiguration {
 func withFormaApp(
     clock: TestClock = TestClock(),
     random: RandomSource = .system,
+    catalogue: ExerciseCatalog? = nil,
     adjust: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (Application) async throws -> Void
 ) async throws {
     var configuration = testConfiguration()
     adjust(&configuration.server)
-    try await withFormaApps(count: 1, configuration, clock: clock, random: random) { try await body($0[0]) }
+    try await withFormaApps(count: 1, configuration, clock: clock, random: random, catalogue: catalogue) {
+        try await body($0[0])
+    }
 }
 
 /// Runs `body` with two configured applications on one migrated database, as two `forma serve` processes on one
@@ -89,7 +93,7 @@ func withTwoFormaApps(
 /// when `body` throws).
 func withFormaApps(
     count: Int, _ configuration: TestConfiguration, clock: TestClock = TestClock(), random: RandomSource = .system,
-    _ body: ([Application]) async throws -> Void
+    catalogue: ExerciseCatalog? = nil, _ body: ([Application]) async throws -> Void
 ) async throws {
     var apps: [Application] = []
     func dropSchema() async throws {
@@ -101,7 +105,7 @@ func withFormaApps(
         for _ in 0..<count {
             let app = try await Application.make(.testing)
             apps.append(app)
-            try await configure(app, configuration: configuration.server, clock: clock.formaClock, random: random)
+            try await configure(app, configuration: configuration.server, clock: clock.formaClock, random: random, catalogue: catalogue)
         }
         if let schema = configuration.schema, let sql = apps[0].db as? any SQLDatabase {
             try await sql.raw("CREATE SCHEMA \(ident: schema)").run()

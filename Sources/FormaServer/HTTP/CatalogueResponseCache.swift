@@ -1,0 +1,190 @@
+import Crypto
+import FormaCore
+import Foundation
+import HTTPTypes
+import NIOConcurrencyHelpers
+import OpenAPIRuntime
+
+/// What a catalogue answer is about, normalised: two requests for the same resource get the same bytes and tag.
+enum CatalogueResource: Hashable, Sendable {
+    /// A search, keyed by its canonical description (``CatalogueQuery/canonicalDescription``).
+    case search(CatalogueQuery)
+    /// One exercise, by its identifier as the request spells it.
+    case exercise(String)
+    case facets
+
+    /// A stable text naming the resource; the entity tag digests it.
+    var canonicalDescription: String {
+        switch self {
+        case .search(let query): "search?" + query.canonicalDescription
+        case .exercise(let id): "exercise/" + id
+        case .facets: "facets"
+        }
+    }
+}
+
+/// Keeps the encoded answers of the catalogue reads (`listExercises`, `getExercise`, `getCatalogFacets`) per
+/// normalised request, so each is searched and encoded once per process; a repeated request is answered from
+/// memory, and with a matching `If-None-Match` as an empty 304, before the generated code decodes anything.
+///
+/// The catalogue is built once per process (``WorkoutEngine``) and changes only with a new build or migration, so an
+/// entry never goes stale while the process lives; the entity tag includes the catalogue's content version, so a
+/// client's tag from an older catalogue does not match. Only 200 answers are kept: errors (422, 404) always go to
+/// the handler. The cache holds at most ``maximumEntries`` answers and ``maximumBytes`` bytes; past either, it drops
+/// arbitrary entries, which are encoded again when asked for.
+///
+/// Runs inside `HeaderEncodingMiddleware`, so the stored headers are the runtime's and are decoded on the way out
+/// exactly as a fresh answer's are.
+struct CatalogueResponseCache: ServerMiddleware {
+    /// Clients and shared caches may reuse an answer for five minutes, then revalidate with `If-None-Match` (a 304
+    /// costs a lookup): a server upgrade that changes the catalogue shows within five minutes.
+    static let cacheControl = "public, max-age=300"
+    static let maximumEntries = 4096
+    static let maximumBytes = 64 * 1024 * 1024
+
+    /// The strong entity tag of `resource` in the catalogue whose content version is `catalogueVersion`.
+    static func entityTag(catalogueVersion: String, resource: CatalogueResource) -> String {
+        let digest = SHA256.hash(data: Data(resource.canonicalDescription.utf8)).prefix(8)
+            .map { String(format: "%02x", $0) }.joined()
+        return "\"catalogue-\(catalogueVersion)-\(digest)\""
+    }
+
+    struct Entry: Sendable {
+        var response: HTTPResponse
+        var body: ArraySlice<UInt8>
+        /// The entity tag as clients see it (the runtime percent-encodes the stored header).
+        var entityTag: String
+    }
+
+    /// The stored answers, shared by every request of one application.
+    final class Store: Sendable {
+        private struct State {
+            var entries: [String: Entry] = [:]
+            var bytes = 0
+        }
+
+        private let state = NIOLockedValueBox(State())
+
+        subscript(resource: CatalogueResource) -> Entry? {
+            let key = resource.canonicalDescription
+            return state.withLockedValue { $0.entries[key] }
+        }
+
+        var count: Int { state.withLockedValue { $0.entries.count } }
+
+        func insert(_ entry: Entry, for resource: CatalogueResource) {
+            guard entry.body.count <= CatalogueResponseCache.maximumBytes else { return }
+            let key = resource.canonicalDescription
+            state.withLockedValue { state in
+                if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.body.count }
+                while !state.entries.isEmpty,
+                    state.entries.count >= CatalogueResponseCache.maximumEntries
+                        || state.bytes + entry.body.count > CatalogueResponseCache.maximumBytes
+                {
+                    let evicted = state.entries.remove(at: state.entries.startIndex)
+                    state.bytes -= evicted.value.body.count
+                }
+                state.entries[key] = entry
+                state.bytes += entry.body.count
+            }
+        }
+    }
+
+    let store: Store
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        metadata: ServerRequestMetadata,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard request.method == .get, let resource = Self.resource(operationID: operationID, path: request.path)
+        else {
+            return try await next(request, body, metadata)
+        }
+        let condition = request.headerFields[.ifNoneMatch]
+        if let entry = store[resource] {
+            return Self.answer(entry, condition: condition)
+        }
+        // Asked without the condition, so the full answer is encoded once and kept.
+        var unconditional = request
+        unconditional.headerFields[.ifNoneMatch] = nil
+        let (response, responseBody) = try await next(unconditional, body, metadata)
+        guard response.status == .ok, let responseBody,
+            let tag = response.headerFields[.eTag].flatMap({ $0.removingPercentEncoding })
+        else {
+            return (response, responseBody)
+        }
+        let bytes = try await ArraySlice(collecting: responseBody, upTo: Self.maximumBytes)
+        let entry = Entry(response: response, body: bytes, entityTag: tag)
+        store.insert(entry, for: resource)
+        return Self.answer(entry, condition: condition)
+    }
+
+    private static func answer(_ entry: Entry, condition: String?) -> (HTTPResponse, HTTPBody?) {
+        if let condition, FormaAPIHandler.entityTag(entry.entityTag, matchesAnyOf: condition) {
+            var headers = HTTPFields()
+            for name in [HTTPField.Name.eTag, .cacheControl] {
+                headers[name] = entry.response.headerFields[name]
+            }
+            return (HTTPResponse(status: .notModified, headerFields: headers), nil)
+        }
+        return (entry.response, HTTPBody(entry.body))
+    }
+
+    /// The normalised resource a catalogue request asks for; `nil` for other operations and for requests the
+    /// handler refuses or that this reader does not spell as the generated code does (those are not cached).
+    ///
+    /// Query values are read as the OpenAPI runtime reads `form` parameters: `+` is a space, then percent-decoding.
+    static func resource(operationID: String, path: String?) -> CatalogueResource? {
+        guard let path else { return nil }
+        let parts = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        switch operationID {
+        case "getCatalogFacets":
+            return .facets
+        case "getExercise":
+            guard let id = parts.first?.split(separator: "/", omittingEmptySubsequences: false).last, !id.isEmpty
+            else { return nil }
+            return .exercise(String(id))
+        case "listExercises":
+            var values: [String: [String]] = [:]
+            if parts.count == 2 {
+                for pair in parts[1].split(separator: "&") {
+                    let nameAndValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    guard nameAndValue.count == 2,
+                        let name = nameAndValue[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+                        let value = nameAndValue[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+                    else { return nil }
+                    values[name, default: []].append(value)
+                }
+            }
+            func single(_ name: String) -> String?? {
+                guard let all = values[name] else { return .some(nil) }
+                return all.count == 1 ? .some(all[0]) : nil
+            }
+            func integer(_ name: String) -> Int?? {
+                guard let raw = single(name) else { return nil }
+                guard let raw else { return .some(nil) }
+                return Int(raw).map { .some($0) }
+            }
+            guard let text = single("q"), let primaryText = single("primaryOnly"), let page = integer("page"),
+                let perPage = integer("perPage")
+            else { return nil }
+            var primaryOnly: Bool?
+            if let primaryText {
+                guard let parsed = Bool(primaryText) else { return nil }
+                primaryOnly = parsed
+            }
+            guard
+                let query = try? CatalogueQuery(
+                    categories: values["category"], muscles: values["muscle"], primaryOnly: primaryOnly,
+                    equipment: values["equipment"], levels: values["level"], forces: values["force"],
+                    mechanics: values["mechanic"], text: text, page: page, perPage: perPage)
+            else { return nil }
+            return .search(query)
+        default:
+            return nil
+        }
+    }
+}
