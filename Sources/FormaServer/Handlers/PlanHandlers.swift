@@ -61,10 +61,9 @@ extension FormaAPIHandler {
         let store = try workoutStore(for: me)
         let model = try await store.create(
             adjusted?.workout ?? session.workout, name: WorkoutNaming.name(ofSession: session, in: plan),
-            category: plan.category.workoutCategory, planSession: (plan.id, session.id))
-        var answer = try WorkoutMapping.workout(model, activeRun: nil, now: store.now)
-        answer.pain = adjusted.flatMap(RehabMapping.adjustment)
-        return .created(.init(body: .json(answer)))
+            category: plan.category.workoutCategory, planSession: (plan.id, session.id),
+            pain: try RehabMapping.encoded(adjusted.flatMap(RehabMapping.adjustment)))
+        return .created(.init(body: .json(try WorkoutMapping.workout(model, activeRun: nil, now: store.now))))
     }
 
     /// The plan `id`: ``NotFoundError/plan(_:)`` for an id no plan has, 422 when its avoided regions leave a session

@@ -16,10 +16,10 @@ extension FormaAPIHandler {
         let store = try workoutStore(for: me)
         let model = try await store.create(
             workout, name: WorkoutNaming.name(for: workout.request),
-            category: WorkoutNaming.category(for: workout.request), planSession: nil)
-        var answer = try WorkoutMapping.workout(model, activeRun: nil, now: store.now)
-        answer.pain = RehabMapping.adjustment(generated)
-        return .created(.init(body: .json(answer)))
+            category: WorkoutNaming.category(for: workout.request), planSession: nil,
+            pain: try RehabMapping.encoded(RehabMapping.adjustment(generated)))
+        // The pain section is stored with the workout, so this answer and `GET /v1/workouts/{id}` carry the same one.
+        return .created(.init(body: .json(try WorkoutMapping.workout(model, activeRun: nil, now: store.now))))
     }
 
     func getWorkout(_ input: Operations.GetWorkout.Input) async throws -> Operations.GetWorkout.Output {

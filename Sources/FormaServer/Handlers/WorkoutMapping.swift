@@ -39,7 +39,8 @@ enum WorkoutMapping {
             estimatedSeconds: model.estimatedSeconds, seed: Int64(clamping: workout.seed),
             request: request(workout.request), items: workout.items.map(item), planSession: planSession,
             saved: model.savedAt != nil, timesCompleted: model.timesCompleted,
-            activeRun: try activeRun.map { try run($0, now: now) }, createdAt: model.createdAt)
+            activeRun: try activeRun.map { try run($0, now: now) }, createdAt: model.createdAt,
+            pain: try RehabMapping.storedAdjustment(model.pain))
     }
 
     /// A run, with the elapsed time of a run still going measured up to `now`.

@@ -29,7 +29,8 @@ struct WorkoutStore {
 
     /// Stores a generated workout (or a plan session's) for the person.
     func create(
-        _ workout: Workout, name: String, category: WorkoutCategory, planSession: (plan: String, session: String)?
+        _ workout: Workout, name: String, category: WorkoutCategory, planSession: (plan: String, session: String)?,
+        pain: Data? = nil
     ) async throws -> WorkoutModel {
         let model = WorkoutModel()
         model.id = UUID()
@@ -46,6 +47,7 @@ struct WorkoutStore {
         model.savedAt = nil
         model.timesCompleted = 0
         model.createdAt = now
+        model.pain = pain
         try await model.create(on: database)
         return model
     }

@@ -24,5 +24,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         AddLiveSessionSource(),
         CreateLiveSessionLeases(),
         CreatePainReports(),
+        AddWorkoutPain(),
     ]
 }

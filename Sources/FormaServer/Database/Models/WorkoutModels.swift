@@ -23,6 +23,8 @@ final class WorkoutModel: Model, @unchecked Sendable {
     @OptionalField(key: "saved_at") var savedAt: Date?
     @Field(key: "times_completed") var timesCompleted: Int
     @Field(key: "created_at") var createdAt: Date
+    /// How pain shaped the workout, the API's `WorkoutPainAdjustment` JSON-encoded; `nil` when nothing hurt.
+    @OptionalField(key: "pain") var pain: Data?
 
     init() {}
 }
