@@ -90,6 +90,7 @@ extension APIProblem {
         case .fitnessTestExercise(let testID, let exerciseID): "fitness test '\(testID)' has no exercise '\(exerciseID)'"
         case .avatar: "no profile picture has been uploaded"
         case .painReport(let id): "no pain report '\(id)'"
+        case .planSessionPain(let id): "no pain record '\(id)' of a session of this plan"
         }
     }
 

@@ -110,7 +110,8 @@ enum WorkoutMapping {
     }
 
     static func progress(
-        _ progress: PlanProgress, unlocks: [PlanUnlock], plan: TrainingPlan, enrolment: PlanEnrolmentModel
+        _ progress: PlanProgress, unlocks: [PlanUnlock], plan: TrainingPlan, enrolment: PlanEnrolmentModel,
+        load: Components.Schemas.PlanLoad
     ) -> Components.Schemas.PlanProgress {
         .init(
             planId: plan.id, enrolledAt: enrolment.enrolledAt, unlockedLevel: progress.unlockedLevel,
@@ -120,6 +121,6 @@ enum WorkoutMapping {
                 return .init(number: level.number, title: level.title, completed: done.completed, total: done.total)
             },
             nextSessionId: progress.nextSession(in: plan)?.id, completedAt: progress.completedAt,
-            unlocks: unlocks.map(planUnlock))
+            unlocks: unlocks.map(planUnlock), load: load)
     }
 }

@@ -65,6 +65,7 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case fitnessTestExercise(testID: String, exerciseID: String)
     case avatar
     case painReport(String)
+    case planSessionPain(String)
 }
 
 /// The request does not fit the current state of what it changes.

@@ -164,6 +164,10 @@ struct WorkoutStore {
             guard let planSession else { return (true, nil) }
             let store = PlanProgressStore(database: transaction, companyID: companyID, userID: userID, now: now)
             let unlock = try await store.recordCompletion(planSession, runID: runID)
+            if let pain = planSession.pain {
+                try await PlanLoadStore(database: transaction, companyID: companyID, userID: userID, now: now)
+                    .recordOnSave(pain, planID: planSession.plan.id, sessionID: planSession.sessionID, runID: runID)
+            }
             if let unlock {
                 try await sql.update(WorkoutRunModel.schema)
                     .set("plan_unlock", to: SQLBind(try Self.codec.encoder.encode(unlock)))

@@ -25,5 +25,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateLiveSessionLeases(),
         CreatePainReports(),
         AddWorkoutPain(),
+        CreatePlanSessionPain(),
     ]
 }
