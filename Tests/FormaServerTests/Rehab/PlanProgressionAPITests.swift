@@ -203,6 +203,33 @@ struct PlanProgressionAPITests {
         }
     }
 
+    @Test func morningPainRisingWeekOnWeekStepsBack() async throws {
+        let clock = TestClock()
+        try await withFormaApp(clock: clock) { app in
+            // setup: a calm first week (mornings 1/10) steps the load up; eight days later the mornings are at 3/10,
+            // each session settles to its own morning, but the week is worse than the last
+            let api = APIClient(app: app)
+            let di = try await RehabPatient.enrolled(api, key: try await api.createCompany("Physio"), user: "di", clock: clock)
+            let sessions = try #require(try await di.plan().levels.first).sessions
+            let first = try await di.doSession(sessions[0].id, morningBefore: 1, during: 1, after: 1)
+            clock.advance(seconds: 16 * 3_600)
+            let up = try #require(try await di.nextMorning(1, of: first.id).json(SessionPainBody.self).decision)
+            clock.advance(seconds: 7 * 86_400)
+            let second = try await di.doSession(sessions[1].id, morningBefore: 3, during: 1, after: 1)
+            clock.advance(seconds: 16 * 3_600)
+
+            // act
+            let reply = try await di.nextMorning(3, of: second.id)
+
+            // verify: last week's mornings averaged 1.0, this week's 3.0: a step back from the stepped-up load
+            #expect(up.step == "step up")
+            let decision = try #require(try reply.json(SessionPainBody.self).decision)
+            #expect(decision.step == "step back" && decision.reasons.map(\.code) == ["rising-week-on-week"])
+            #expect(decision.reasons.first?.detail == "Morning pain averaged 3.0/10 this week, up from 1.0/10 the week before")
+            #expect(decision.loadFactorBefore == 1.1 && decision.loadFactorAfter == 0.88)
+        }
+    }
+
     @Test func painIsValidatedAndScopedToItsPerson() async throws {
         let clock = TestClock()
         try await withFormaApp(clock: clock) { app in
