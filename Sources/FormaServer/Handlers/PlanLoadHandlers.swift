@@ -8,7 +8,7 @@ extension FormaAPIHandler {
     {
         let me = try Caller.person()
         let body = switch input.body { case .json(let body): body }
-        let plan = try engine.plans.plan(id: input.path.id)  // unknown plans have no records either
+        let plan = try self.plan(input.path.id)
         let rating = try PlanLoadMapping.rating(body.nextMorning, field: "nextMorning")
         let row = try await planLoadStore(for: me).recordNextMorning(rating, of: input.path.painId, planID: plan.id)
         if let step = row.step {

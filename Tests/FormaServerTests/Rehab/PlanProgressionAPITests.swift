@@ -270,6 +270,14 @@ struct PlanProgressionAPITests {
             #expect(try await bo.nextMorning(1, of: record.id).status == .notFound)
             #expect(try await ada.nextMorning(1, of: UUID().uuidString).status == .notFound)
             #expect(try await ada.nextMorning(1, of: "nonsense").status == .notFound)
+            let noPlan = try await api.send(
+                .POST, "/v1/plans/no-such-plan/session-pain/\(record.id)/next-morning", headers: ada.headers,
+                json: ["nextMorning": 1])
+            #expect(noPlan.status == .notFound, "\(noPlan.text)")
+            let otherPlan = try await api.send(
+                .POST, "/v1/plans/strength-bodyweight/session-pain/\(record.id)/next-morning", headers: ada.headers,
+                json: ["nextMorning": 1])
+            #expect(otherPlan.status == .notFound, "\(otherPlan.text)")
             #expect(try await ada.nextMorning(1, of: record.id).status == .ok)
             let again = try await ada.nextMorning(0, of: record.id)
             #expect(again.status == .conflict, "\(again.text)")
