@@ -94,6 +94,7 @@ extension APIProblem {
         case .reminder(let key): "no reminder '\(key)'"
         case .webhook: "the company has no webhook; set one with PUT /v1/company/webhook"
         case .trainerConversation(let id): "no trainer conversation '\(id)'"
+        case .planSessionPain(let id): "no pain record '\(id)' of a session of this plan"
         }
     }
 

@@ -27,7 +27,8 @@ extension FormaAPIHandler {
         let store = try planStore(for: me)
         let (enrolment, created) = try await store.enrol(in: plan)
         let (progress, unlocks) = try await store.progress(in: plan)
-        let body = WorkoutMapping.progress(progress, unlocks: unlocks, plan: plan, enrolment: enrolment)
+        let body = WorkoutMapping.progress(
+            progress, unlocks: unlocks, plan: plan, enrolment: enrolment, load: try await planLoad(for: me, in: plan))
         return created ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
     }
 
@@ -40,7 +41,9 @@ extension FormaAPIHandler {
         }
         let (progress, unlocks) = try await store.progress(in: plan)
         return .ok(.init(body: .json(
-            WorkoutMapping.progress(progress, unlocks: unlocks, plan: plan, enrolment: enrolment))))
+            WorkoutMapping.progress(
+                progress, unlocks: unlocks, plan: plan, enrolment: enrolment,
+                load: try await planLoad(for: me, in: plan)))))
     }
 
     func createPlanWorkout(_ input: Operations.CreatePlanWorkout.Input) async throws
@@ -58,18 +61,21 @@ extension FormaAPIHandler {
             var unused = SplitMix64(seed: 0)  // the session's request carries its seed
             adjusted = try engine.generator.generate(request: session.workout.request, pain: pain, using: &unused)
         }
+        // The enrolment's load factor, stepped by the pain around earlier sessions (docs/rehab.md, "Progression in
+        // plans"), scales the session's dose; 1 leaves it as it is.
+        let factor = try await planStore(for: me).enrolment(in: plan.id)?.loadFactor ?? 1
+        let workout = (adjusted?.workout ?? session.workout).scalingDoses(by: factor)
         let store = try workoutStore(for: me)
         let model = try await store.create(
-            adjusted?.workout ?? session.workout, name: WorkoutNaming.name(ofSession: session, in: plan),
-            category: plan.category.workoutCategory, planSession: (plan.id, session.id))
-        var answer = try WorkoutMapping.workout(model, activeRun: nil, now: store.now)
-        answer.pain = adjusted.flatMap(RehabMapping.adjustment)
-        return .created(.init(body: .json(answer)))
+            workout, name: WorkoutNaming.name(ofSession: session, in: plan),
+            category: plan.category.workoutCategory, planSession: (plan.id, session.id),
+            pain: try RehabMapping.encoded(adjusted.flatMap(RehabMapping.adjustment)))
+        return .created(.init(body: .json(try WorkoutMapping.workout(model, activeRun: nil, now: store.now))))
     }
 
     /// The plan `id`: ``NotFoundError/plan(_:)`` for an id no plan has, 422 when its avoided regions leave a session
     /// impossible.
-    private func plan(_ id: String) throws -> TrainingPlan {
+    func plan(_ id: String) throws -> TrainingPlan {
         do {
             return try engine.plans.plan(id: id)
         } catch .unknownPlan {

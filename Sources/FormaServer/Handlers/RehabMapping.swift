@@ -85,6 +85,16 @@ enum RehabMapping {
             })
     }
 
+    /// `adjustment` as stored with its workout (`workouts.pain`); `nil` stays `nil`.
+    static func encoded(_ adjustment: Components.Schemas.WorkoutPainAdjustment?) throws -> Data? {
+        try adjustment.map { try WorkoutStore.codec.encoder.encode($0) }
+    }
+
+    /// The stored pain section of a workout; `nil` when it has none.
+    static func storedAdjustment(_ data: Data?) throws -> Components.Schemas.WorkoutPainAdjustment? {
+        try data.map { try WorkoutStore.codec.decoder.decode(Components.Schemas.WorkoutPainAdjustment.self, from: $0) }
+    }
+
     /// How pain shaped a generated workout; `nil` when nothing hurt.
     static func adjustment(_ workout: PainAwareWorkout) -> Components.Schemas.WorkoutPainAdjustment? {
         guard !workout.restrictions.isEmpty else { return nil }

@@ -16,10 +16,10 @@ extension FormaAPIHandler {
         let store = try workoutStore(for: me)
         let model = try await store.create(
             workout, name: WorkoutNaming.name(for: workout.request),
-            category: WorkoutNaming.category(for: workout.request), planSession: nil)
-        var answer = try WorkoutMapping.workout(model, activeRun: nil, now: store.now)
-        answer.pain = RehabMapping.adjustment(generated)
-        return .created(.init(body: .json(answer)))
+            category: WorkoutNaming.category(for: workout.request), planSession: nil,
+            pain: try RehabMapping.encoded(RehabMapping.adjustment(generated)))
+        // The pain section is stored with the workout, so this answer and `GET /v1/workouts/{id}` carry the same one.
+        return .created(.init(body: .json(try WorkoutMapping.workout(model, activeRun: nil, now: store.now))))
     }
 
     func getWorkout(_ input: Operations.GetWorkout.Input) async throws -> Operations.GetWorkout.Output {
@@ -61,8 +61,13 @@ extension FormaAPIHandler {
 
     func saveWorkout(_ input: Operations.SaveWorkout.Input) async throws -> Operations.SaveWorkout.Output {
         var results: [Components.Schemas.ExerciseResult] = []
-        if case .json(let body) = input.body { results = body.results ?? [] }
-        return .ok(.init(body: .json(try await transition(.save, workoutID: input.path.id, results: results))))
+        var pain: PlanLoadStore.SavedPain?
+        if case .json(let body) = input.body {
+            results = body.results ?? []
+            pain = try body.sessionPain.map(PlanLoadMapping.savedPain)
+        }
+        return .ok(.init(body: .json(
+            try await transition(.save, workoutID: input.path.id, results: results, sessionPain: pain))))
     }
 
     func listWorkouts(_ input: Operations.ListWorkouts.Input) async throws -> Operations.ListWorkouts.Output {
@@ -89,7 +94,8 @@ extension FormaAPIHandler {
 
     /// Applies `action` to the active run of the workout, answering 503 when the database fails.
     private func transition(
-        _ action: WorkoutRunAction, workoutID: String, results: [Components.Schemas.ExerciseResult] = []
+        _ action: WorkoutRunAction, workoutID: String, results: [Components.Schemas.ExerciseResult] = [],
+        sessionPain: PlanLoadStore.SavedPain? = nil
     ) async throws -> Components.Schemas.WorkoutRun {
         let me = try Caller.person()
         return try await answeringStorageFailure("Encountered an error, please try again.") {
@@ -106,7 +112,11 @@ extension FormaAPIHandler {
                 if let planID = workout.planID, let sessionID = workout.planSessionID,
                     let plan = try? engine.plans.plan(id: planID)
                 {
-                    completion = PlanCompletion(plan: plan, sessionID: sessionID)
+                    completion = PlanCompletion(plan: plan, sessionID: sessionID, pain: sessionPain)
+                }
+                if sessionPain != nil, completion == nil {
+                    throw InputError.invalid(
+                        field: "sessionPain", "only the workout of a plan session records the pain around it")
                 }
             }
             let outcome = try await store.apply(action, to: workout, results: records, planSession: completion)
@@ -114,7 +124,11 @@ extension FormaAPIHandler {
                 logger.info(
                     "plan level unlocked", metadata: ["plan": .string(unlock.planID), "level": "\(unlock.level)"])
             }
-            return try WorkoutMapping.run(outcome.run, now: store.now)
+            var answer = try WorkoutMapping.run(outcome.run, now: store.now)
+            if sessionPain != nil, let runID = outcome.run.id {
+                answer.sessionPain = try await planLoadStore(for: me).record(ofRun: runID).map(PlanLoadMapping.record)
+            }
+            return answer
         }
     }
 }

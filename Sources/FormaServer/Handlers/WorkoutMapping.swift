@@ -39,7 +39,8 @@ enum WorkoutMapping {
             estimatedSeconds: model.estimatedSeconds, seed: Int64(clamping: workout.seed),
             request: request(workout.request), items: workout.items.map(item), planSession: planSession,
             saved: model.savedAt != nil, timesCompleted: model.timesCompleted,
-            activeRun: try activeRun.map { try run($0, now: now) }, createdAt: model.createdAt)
+            activeRun: try activeRun.map { try run($0, now: now) }, createdAt: model.createdAt,
+            pain: try RehabMapping.storedAdjustment(model.pain))
     }
 
     /// A run, with the elapsed time of a run still going measured up to `now`.
@@ -109,7 +110,8 @@ enum WorkoutMapping {
     }
 
     static func progress(
-        _ progress: PlanProgress, unlocks: [PlanUnlock], plan: TrainingPlan, enrolment: PlanEnrolmentModel
+        _ progress: PlanProgress, unlocks: [PlanUnlock], plan: TrainingPlan, enrolment: PlanEnrolmentModel,
+        load: Components.Schemas.PlanLoad
     ) -> Components.Schemas.PlanProgress {
         .init(
             planId: plan.id, enrolledAt: enrolment.enrolledAt, unlockedLevel: progress.unlockedLevel,
@@ -119,6 +121,6 @@ enum WorkoutMapping {
                 return .init(number: level.number, title: level.title, completed: done.completed, total: done.total)
             },
             nextSessionId: progress.nextSession(in: plan)?.id, completedAt: progress.completedAt,
-            unlocks: unlocks.map(planUnlock))
+            unlocks: unlocks.map(planUnlock), load: load)
     }
 }

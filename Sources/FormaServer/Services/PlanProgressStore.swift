@@ -7,6 +7,8 @@ import SQLKit
 struct PlanCompletion: Sendable {
     let plan: TrainingPlan
     let sessionID: String
+    /// The pain around the session given with the save, recorded with it.
+    var pain: PlanLoadStore.SavedPain? = nil
 }
 
 /// One person's enrolments and plan progress.
@@ -39,6 +41,7 @@ struct PlanProgressStore {
         enrolment.userID = userID
         enrolment.planID = plan.id
         enrolment.enrolledAt = now
+        enrolment.loadFactor = 1
         do {
             try await enrolment.create(on: database)
             return (enrolment, true)

@@ -70,6 +70,7 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     /// The company has no webhook.
     case webhook
     case trainerConversation(String)
+    case planSessionPain(String)
 }
 
 /// The request does not fit the current state of what it changes.

@@ -23,6 +23,7 @@ enum UserDataDeletion {
         FitnessTestModel.schema,
         TrackedExerciseModel.schema,
         PlanSessionCompletionModel.schema,
+        PlanSessionPainModel.schema,
         PlanEnrolmentModel.schema,
         WorkoutRunModel.schema,
         WorkoutModel.schema,

@@ -29,7 +29,8 @@ struct WorkoutStore {
 
     /// Stores a generated workout (or a plan session's) for the person.
     func create(
-        _ workout: Workout, name: String, category: WorkoutCategory, planSession: (plan: String, session: String)?
+        _ workout: Workout, name: String, category: WorkoutCategory, planSession: (plan: String, session: String)?,
+        pain: Data? = nil
     ) async throws -> WorkoutModel {
         let model = WorkoutModel()
         model.id = UUID()
@@ -46,6 +47,7 @@ struct WorkoutStore {
         model.savedAt = nil
         model.timesCompleted = 0
         model.createdAt = now
+        model.pain = pain
         try await model.create(on: database)
         return model
     }
@@ -162,6 +164,10 @@ struct WorkoutStore {
             guard let planSession else { return (true, nil) }
             let store = PlanProgressStore(database: transaction, companyID: companyID, userID: userID, now: now)
             let unlock = try await store.recordCompletion(planSession, runID: runID)
+            if let pain = planSession.pain {
+                try await PlanLoadStore(database: transaction, companyID: companyID, userID: userID, now: now)
+                    .recordOnSave(pain, planID: planSession.plan.id, sessionID: planSession.sessionID, runID: runID)
+            }
             if let unlock {
                 try await sql.update(WorkoutRunModel.schema)
                     .set("plan_unlock", to: SQLBind(try Self.codec.encoder.encode(unlock)))

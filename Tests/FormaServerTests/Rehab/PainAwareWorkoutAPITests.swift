@@ -51,6 +51,42 @@ struct PainAwareWorkoutAPITests {
         }
     }
 
+    @Test func thePainSectionIsStoredWithTheWorkout() async throws {
+        try await withFormaApp { app in
+            // setup: Ada's knee hurts 7/10 (avoid) and her lower back 3/10 (low-load only); Bo has no pain
+            let api = APIClient(app: app)
+            let key = try await api.createCompany("Physio")
+            let ada = PainPatient.of(api, key: key, user: "ada")
+            let bo = PainPatient.of(api, key: key, user: "bo")
+            #expect(try await ada.report("knee", intensity: 7).status == .created)
+            #expect(try await ada.report("lower back", side: "both", intensity: 3).status == .created)
+            let legs = GenerateBody(
+                categories: ["strength"], equipment: ["barbell", "dumbbell"], level: "intermediate", minutes: 30,
+                seed: 11)
+            let generated = try await ada.generate(legs)
+            #expect(generated.status == .created, "\(generated.text)")
+            let answer = try generated.json(PainAwareWorkoutBody.self)
+            let plainAnswer = try await bo.generate(legs).json(PainAwareWorkoutBody.self)
+            // the pain heals before Ada looks at the workout again: the stored section is the one it was made with
+            for report in try await ada.list().json(PainReportPageBody.self).items {
+                let deleted = try await api.send(.DELETE, "/v1/me/pain-reports/\(report.id ?? "")", headers: ada.headers)
+                #expect(deleted.status == .noContent)
+            }
+
+            // act
+            let stored = try await api.get("/v1/workouts/\(answer.id)", headers: ada.headers)
+            let plain = try await api.get("/v1/workouts/\(plainAnswer.id)", headers: bo.headers)
+
+            // verify: the same restrictions (both kinds) and the same left-out list; none where nothing hurt
+            #expect(stored.status == .ok)
+            let section = try #require(try stored.json(PainAwareWorkoutBody.self).pain)
+            #expect(section == answer.pain)
+            #expect(section.restrictions.map(\.restriction).sorted() == ["avoid", "low-load-only"])
+            #expect(!section.leftOut.isEmpty)
+            #expect(try plain.json(PainAwareWorkoutBody.self).pain == nil)
+        }
+    }
+
     @Test func painThatLeavesNothingIsA422NamingTheRegion() async throws {
         try await withFormaApp { app in
             // setup: the front of Ada's thighs hurts 8/10; she asks for a quadriceps workout

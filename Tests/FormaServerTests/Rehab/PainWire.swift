@@ -63,15 +63,15 @@ struct PainAwareWorkoutBody: Decodable {
         let avoidRegions: [String]?
     }
 
-    struct Pain: Decodable {
-        struct Restriction: Decodable {
+    struct Pain: Decodable, Equatable {
+        struct Restriction: Decodable, Equatable {
             let region: String
             let intensity: Int
             let restriction: String
             let reason: String
         }
 
-        struct LeftOut: Decodable {
+        struct LeftOut: Decodable, Equatable {
             let exerciseId: String
             let name: String
             let region: String

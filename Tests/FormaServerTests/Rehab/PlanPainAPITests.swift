@@ -51,6 +51,9 @@ struct PlanPainAPITests {
                 let planSession: PlanSession?
             }
             #expect(try forAda.json(Linked.self).planSession?.sessionId == session.id)
+            // the pain section is stored with the session's workout
+            let stored = try await api.get("/v1/workouts/\(adaWorkout.id)", headers: ada.headers)
+            #expect(try stored.json(PainAwareWorkoutBody.self).pain == adaWorkout.pain)
         }
     }
 }

@@ -27,5 +27,7 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateReminders(),
         CreateCompanyWebhooks(),
         CreateTrainerConversations(),
+        AddWorkoutPain(),
+        CreatePlanSessionPain(),
     ]
 }

@@ -23,6 +23,8 @@ final class WorkoutModel: Model, @unchecked Sendable {
     @OptionalField(key: "saved_at") var savedAt: Date?
     @Field(key: "times_completed") var timesCompleted: Int
     @Field(key: "created_at") var createdAt: Date
+    /// How pain shaped the workout, the API's `WorkoutPainAdjustment` JSON-encoded; `nil` when nothing hurt.
+    @OptionalField(key: "pain") var pain: Data?
 
     init() {}
 }
@@ -65,6 +67,8 @@ final class PlanEnrolmentModel: Model, @unchecked Sendable {
     @Field(key: "user_id") var userID: UUID
     @Field(key: "plan_id") var planID: String
     @Field(key: "enrolled_at") var enrolledAt: Date
+    /// What the dose of the plan's sessions is multiplied by (1 at enrolment); stepped by the pain around sessions.
+    @Field(key: "load_factor") var loadFactor: Double
 
     init() {}
 }
