@@ -57,8 +57,9 @@ extension TrainerConversation {
             enter(.readiness, environment: environment)
             return
         }
+        let pain = Self.combinedPain(reported: painToday, log: environment.pain)
         let decision = ReadinessRules.assess(
-            ReadinessInput(hooper: hooper, pain: painToday, history: history),
+            ReadinessInput(hooper: hooper, pain: pain, history: history),
             profilePain: profile.painfulRegions ?? [], now: environment.now)
         self.decision = decision
         say(decision.explanation)
@@ -70,8 +71,16 @@ extension TrainerConversation {
             enter(.nextSession, environment: environment)
             return
         }
+        // The pain rules of `POST /v1/workouts/generate` (PainRules): nothing loads a region at or above the
+        // threshold, a region in mild pain takes low-load work only.
+        let restrictions = pain.compactMap { rating in
+            PainRules.restriction(forIntensity: rating.level).map {
+                PainRestriction(region: rating.region, intensity: rating.level, kind: $0)
+            }
+        }
+        let (generator, _) = environment.generator.applying(restrictions, to: planned)
         guard let workout = TrainerWorkoutPlan.workout(
-            planned: planned, decision: decision, generator: environment.generator)
+            planned: planned, decision: decision, generator: generator)
         else {
             say("I couldn't build a workout from your equipment that spares the regions in pain, so let's skip "
                 + "today's session.")
@@ -85,6 +94,16 @@ extension TrainerConversation {
         say(Self.summary(of: workout))
         pending = [.workoutResult]
         askNext(environment: environment)
+    }
+
+    /// Today's pain per region, head to foot: the higher of the level `reported` in the readiness step and the
+    /// pain `log`'s current intensity. Regions at 0 in both are left out.
+    public static func combinedPain(reported: [PainRating], log: PainState) -> [PainRating] {
+        BodyRegion.allCases.compactMap { region in
+            let said = reported.filter { $0.region == region }.map(\.level).max() ?? 0
+            let level = max(said, log.intensity(of: region))
+            return level > 0 ? PainRating(region: region, level: level) : nil
+        }
     }
 
     /// "Today's workout, about 25 minutes: Push-ups 3 × 10, Plank 3 × 30 s, … (plus warm-up and cool-down)."

@@ -1,15 +1,20 @@
 import Foundation
 
-/// What a conversation turn may read besides its state: the clock and the catalogue the workout comes from.
+/// What a conversation turn may read besides its state: the clock, the catalogue the workout comes from, and the
+/// person's current pain from their pain log.
 public struct TrainerEnvironment: Sendable {
     public var now: Date
     public var catalog: ExerciseCatalog
     public var generator: WorkoutGenerator
+    /// The pain log's current state (``PainState``) at ``now``. When the workout is planned it is combined with the
+    /// pain reported in the readiness step, the higher level winning per region (docs/trainer.md, "Pain").
+    public var pain: PainState
 
-    public init(now: Date, catalog: ExerciseCatalog, generator: WorkoutGenerator) {
+    public init(now: Date, catalog: ExerciseCatalog, generator: WorkoutGenerator, pain: PainState? = nil) {
         self.now = now
         self.catalog = catalog
         self.generator = generator
+        self.pain = pain ?? PainState(reports: [], now: now)
     }
 }
 

@@ -24,7 +24,7 @@ extension FormaAPIHandler {
             hostAge: body?.age, heightCentimetres: body?.heightCm, weightKilograms: body?.weightKg,
             gender: body?.gender)
         let store = try trainerStore(for: me)
-        let environment = trainerEnvironment(now: store.now)
+        let environment = try await trainerEnvironment(for: me, now: store.now)
         let message = "Unable to start the conversation. Please try again."
         let (stored, created) = try await answeringStorageFailure(message) {
             let profile = try await store.profile(of: me.user)
@@ -57,9 +57,9 @@ extension FormaAPIHandler {
         let body = switch input.body { case .json(let body): body }
         let reply = try TrainerMapping.reply(body)
         let store = try trainerStore(for: me)
+        let environment = try await trainerEnvironment(for: me, now: store.now)
         let stored = try await answeringStorageFailure("Unable to save the reply. Please try again.") {
-            try await store.reply(
-                reply, to: input.path.id, user: me.user, environment: trainerEnvironment(now: store.now))
+            try await store.reply(reply, to: input.path.id, user: me.user, environment: environment)
         }
         return .ok(.init(body: .json(try TrainerMapping.conversation(stored))))
     }
@@ -68,8 +68,11 @@ extension FormaAPIHandler {
         TrainerStore(database: try database(), companyID: me.companyID, userID: me.userID, now: clock.now)
     }
 
-    func trainerEnvironment(now: Date) -> TrainerEnvironment {
-        TrainerEnvironment(now: now, catalog: engine.catalog, generator: engine.generator)
+    /// The conversation's environment, with the person's current pain from their pain log (docs/trainer.md, "Pain").
+    func trainerEnvironment(for me: AuthenticatedUser, now: Date) async throws -> TrainerEnvironment {
+        let log = PainLog(database: try database(), companyID: me.companyID, userID: me.userID, now: now)
+        let pain = try await log.currentState()
+        return TrainerEnvironment(now: now, catalog: engine.catalog, generator: engine.generator, pain: pain)
     }
 }
 
