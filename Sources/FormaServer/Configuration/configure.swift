@@ -29,6 +29,11 @@ public func configure(
     app.logger = Logger(label: "forma")
     FormaMetrics.bootstrap()
 
+    if configuration.database.kind == "sqlite" {
+        // Before the databases are first touched: Fluent hands this pool to the SQLite driver (SQLiteThreadPool).
+        app.threadPool = SQLiteThreadPool.shared
+    }
+
     switch configuration.database {
     case .sqlite(let path):
         let directory = (path as NSString).deletingLastPathComponent
