@@ -13,6 +13,7 @@ What is checked, per operation and intruder:
   is the one it had before A acted, and no answer carries A's person id;
 - afterwards A's own data, every authenticated GET of the contract that the values resolve, is unchanged.
 """
+import datetime
 import json
 import re
 import uuid
@@ -59,8 +60,45 @@ def _track(base, headers, exercise):
     _created(request(base, "PUT", f"/v1/me/tracked-exercises/{exercise}", headers), "track an exercise")
 
 
+def _pain_report(base, headers):
+    body = {"region": "knee", "side": "left", "intensity": 4, "kind": "dull", "when": "movement"}
+    return _created(request(base, "POST", "/v1/me/pain-reports", headers, body), "report pain")["id"]
+
+
+REMINDER_KEY = "tenancy-probe"
+
+
+def _reminder(base, headers, key):
+    # A reminder key names a reminder among one person's own: another person using the same key sets their own.
+    when = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=30)).strftime("%Y-%m-%dT09:00")
+    body = {"localTime": when, "timeZone": "Europe/Berlin", "title": "Train", "body": "Legs today"}
+    _created(request(base, "PUT", f"/v1/me/reminders/{key}", headers, body), "set a reminder")
+
+
+def _conversation(base, headers):
+    return _created(request(base, "POST", "/v1/trainer/conversations", headers, {}), "start a conversation")["id"]
+
+
+def _session_pain(base, headers):
+    # A session of the shared plan, saved with the pain around it: its record waits for the next morning.
+    enrolment = request(base, "POST", f"/v1/plans/{PLAN}/enrolment", headers)
+    assert enrolment.status in (200, 201, 409), f"enrol in a plan: {enrolment}"
+    plan = _created(request(base, "GET", f"/v1/plans/{PLAN}", headers), "read the plan")
+    session = plan["levels"][0]["sessions"][0]["id"]
+    workout = _created(request(base, "POST", f"/v1/plans/{PLAN}/workouts", headers, {"sessionId": session}),
+                       "make a plan session's workout")
+    _created(request(base, "POST", f"/v1/workouts/{workout['id']}/start", headers), "start the session")
+    saved = _created(request(base, "POST", f"/v1/workouts/{workout['id']}/save", headers,
+                             {"sessionPain": {"morningBefore": 1, "during": 2, "after": 1}}), "save the session")
+    return saved["sessionPain"]["id"]
+
+
 # (the path segment before the parameter, the parameter's name) -> how person A gets a value of that kind.
 KINDS = {
+    ("pain-reports", "id"): Kind(True, _pain_report),
+    ("reminders", "key"): Kind(False, lambda base, headers: REMINDER_KEY, _reminder),
+    ("conversations", "id"): Kind(True, _conversation),
+    ("session-pain", "painId"): Kind(True, _session_pain),
     ("workouts", "id"): Kind(True, _workout),
     ("fitness-tests", "id"): Kind(True, _fitness_test),
     ("exercises", "exerciseId"): Kind(False, lambda base, headers: TESTED_EXERCISE),
@@ -163,8 +201,19 @@ def snapshot(contract, base, headers, values):
         target = fill(path, values) + query
         reply = request(base, "GET", target, headers)
         body = reply.json() if reply.headers.get("content-type", "").find("json") >= 0 else reply.body.hex()
-        views[target] = (reply.status, body)
+        views[target] = (reply.status, without_moments(body))
     return views
+
+
+MOMENTS = {"asOf"}  # the moment an answer was made (GET /v1/me/pain): differs between two reads, not data
+
+
+def without_moments(value):
+    if isinstance(value, dict):
+        return {k: without_moments(v) for k, v in value.items() if k not in MOMENTS}
+    if isinstance(value, list):
+        return [without_moments(v) for v in value]
+    return value
 
 
 def normalised(reply, secret, stand_in):
