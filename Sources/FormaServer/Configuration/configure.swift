@@ -29,20 +29,15 @@ public func configure(
     app.logger = Logger(label: "forma")
     FormaMetrics.bootstrap()
 
-    if configuration.database.kind == "sqlite" {
-        // Before the databases are first touched: Fluent hands this pool to the SQLite driver (SQLiteThreadPool).
-        app.threadPool = SQLiteThreadPool.shared
-    }
-
     switch configuration.database {
     case .sqlite(let path):
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        app.databases.use(.sqlite(.file(path)), as: .sqlite)
+        app.databases.use(SQLiteThreadPool.onOwnThreads(.sqlite(.file(path))), as: .sqlite)
     case .sqliteInMemory:
-        app.databases.use(.sqlite(.memory), as: .sqlite)
+        app.databases.use(SQLiteThreadPool.onOwnThreads(.sqlite(.memory)), as: .sqlite)
     case .postgres(let url, let searchPath):
         var postgres = try SQLPostgresConfiguration(url: url)
         postgres.searchPath = searchPath
@@ -70,6 +65,10 @@ public func configure(
     app.middleware.use(RequestScopeMiddleware())
     // Non-OpenAPI routes that collect their bodies (none read one today) stay within the JSON limit too.
     app.routes.defaultMaxBodySize = ByteCount(integerLiteral: configuration.maximumJSONBodyBytes)
+
+    // Outgoing requests (webhooks, the quote provider) go where they were sent: an answer does not redirect them
+    // elsewhere. Set before anything below first uses the shared client, which fixes its configuration.
+    app.http.client.configuration.redirectConfiguration = .disallow
 
     // The handler holds everything it uses, built once here.
     let handler = FormaAPIHandler(
@@ -103,8 +102,6 @@ public func configure(
             AuthenticationMiddleware(databases: databases, clock: clock),
             PatchNullMiddleware(),
         ])
-    // Reminders go out through Vapor's HTTP client; a webhook answers for itself, it does not redirect elsewhere.
-    app.http.client.configuration.redirectConfiguration = .disallow
     app.reminderWorker = ReminderWorker(
         databases: databases, client: app.http.client.shared, clock: clock, settings: configuration.reminders,
         logger: app.logger)
