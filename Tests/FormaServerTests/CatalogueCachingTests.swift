@@ -1,12 +1,14 @@
 import FormaCore
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import Testing
 import Vapor
 
 @testable import FormaServer
 
-/// Catalogue answers are cacheable: strong entity tags over the catalogue and the normalised request, 304 on a
-/// matching `If-None-Match`, and `Cache-Control` on every answer (docs/performance.md).
+/// Catalogue answers are cacheable: strong entity tags over the bytes sent, 304 on a matching `If-None-Match`, and
+/// `Cache-Control` on every answer; each normalised request is encoded once (docs/performance.md).
 @Suite("Catalogue caching")
 struct CatalogueCachingTests {
     static let paths = [
@@ -100,7 +102,7 @@ struct CatalogueCachingTests {
         }
     }
 
-    @Test func changedCatalogue_changesTheTags() async throws {
+    @Test func changedCatalogue_changesTheTagsOfChangedAnswers() async throws {
         // setup: the bundled catalogue, and one with a single instruction of Barbell_Squat reworded
         let bundled = try ExerciseCatalog.bundled()
         let changed = try ExerciseCatalog(exercises: bundled.exercises.map { exercise in
@@ -118,7 +120,7 @@ struct CatalogueCachingTests {
 
         try await withFormaApp(catalogue: changed) { app in
             let client = APIClient(app: app)
-            for path in paths {
+            for path in paths.dropFirst() {
                 // act
                 let reply = try await client.get(path, headers: [("If-None-Match", original[path] ?? "")])
 
@@ -127,9 +129,93 @@ struct CatalogueCachingTests {
                 let tag = try #require(reply.headers.first(name: .eTag))
                 #expect(tag != original[path], "\(path)")
             }
+            // verify: the facets do not count instructions, so their answer and its tag are unchanged
+            let facets = try await client.get(paths[0], headers: [("If-None-Match", original[paths[0]] ?? "")])
+            #expect(facets.status == .notModified)
             let squat = try await client.get("/v1/exercises/Barbell_Squat")
             #expect(squat.text.contains("Breathe out on the way up."))
         }
+    }
+
+    @Test func entityTag_isTheDigestOfTheBytesSent() async throws {
+        try await withFormaApp { app in
+            let client = APIClient(app: app)
+            var tags: Set<String> = []
+            for path in Self.paths + ["/v1/exercises?q=curl&page=2", "/v1/exercises/Dumbbell_Bench_Press"] {
+                // act
+                let reply = try await client.get(path)
+
+                // verify: the tag is SHA-256 of exactly the body, so it changes whenever the answer does
+                #expect(reply.status == .ok, "\(path)")
+                let tag = try #require(reply.headers.first(name: .eTag))
+                #expect(tag == CatalogueResponseCache.entityTag(of: reply.body), "\(path)")
+                #expect(tag.count == "\"catalogue-\"".count + 32)
+                tags.insert(tag)
+            }
+            #expect(tags.count == Self.paths.count + 2)
+        }
+    }
+
+    @Test func eachResource_isEncodedOnce() async throws {
+        try await withFormaApp { app in
+            let client = APIClient(app: app)
+            let store = app.catalogueResponses
+            #expect(store.count == 0)
+            for (index, path) in Self.paths.enumerated() {
+                // act: a new resource, then the same again
+                #expect(try await client.get(path).status == .ok)
+                #expect(try await client.get(path).status == .ok)
+
+                // verify: kept once
+                #expect(store.count == index + 1, "\(path)")
+            }
+
+            // act: a respelling of a kept query, a conditional repeat, an error
+            #expect(try await client.get("/v1/exercises?equipment=Dumbbell&muscle=CHEST").status == .ok)
+            let tag = try #require(try await client.get("/v1/exercises?q=curl").headers.first(name: .eTag))
+            #expect(try await client.get("/v1/exercises?q=curl", headers: [("If-None-Match", tag)]).status
+                == .notModified)
+            #expect(try await client.get("/v1/exercises/No_Such_Exercise").status == .notFound)
+
+            // verify: nothing new kept
+            #expect(store.count == Self.paths.count)
+        }
+    }
+
+    @Test func unrecognisedRequest_isTaggedFromItsBytesButNotKept() async throws {
+        // setup: a search the cache's reader does not read (a query item without `=`), answered 200 by `next`
+        let store = CatalogueResponseCache.Store()
+        let cache = CatalogueResponseCache(store: store)
+        let path = "/v1/exercises?muscle=chest&flag"
+        #expect(CatalogueResponseCache.resource(operationID: "listExercises", path: path) == nil)
+        let json = #"{"items":[],"page":1,"pageCount":0,"perPage":20,"total":0}"#
+        func send(ifNoneMatch: String?) async throws -> (HTTPResponse, String?) {
+            var request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path)
+            request.headerFields[.ifNoneMatch] = ifNoneMatch
+            let (response, body) = try await cache.intercept(
+                request, body: nil, metadata: .init(), operationID: "listExercises"
+            ) { _, _, _ in
+                var response = HTTPResponse(status: .ok)
+                response.headerFields[.contentType] = "application/json; charset=utf-8"
+                return (response, HTTPBody(json))
+            }
+            guard let body else { return (response, nil) }
+            return (response, String(decoding: try await [UInt8](collecting: body, upTo: 1024), as: UTF8.self))
+        }
+
+        // act
+        let (first, firstBody) = try await send(ifNoneMatch: nil)
+        let tag = try #require(first.headerFields[.eTag])
+        let (conditional, conditionalBody) = try await send(ifNoneMatch: tag)
+
+        // verify
+        #expect(first.status == .ok)
+        #expect(firstBody == json)
+        #expect(tag == CatalogueResponseCache.entityTag(of: Array(json.utf8)))
+        #expect(conditional.status == .notModified)
+        #expect(conditionalBody == nil)
+        #expect(conditional.headerFields[.eTag] == tag)
+        #expect(store.count == 0)
     }
 
     @Test func requestReader_spellsQueriesAsTheRuntime() throws {

@@ -80,6 +80,7 @@ public func configure(
             provider: configuration.quoteProvider.map {
                 QuoteProvider(settings: $0, client: app.http.client.shared, logger: app.logger)
             }))
+    app.catalogueResponses = CatalogueResponseCache.Store()
     let transport = VaporTransport(routesBuilder: app)
     try handler.registerHandlers(
         on: transport,
@@ -90,7 +91,7 @@ public func configure(
             PrettyJSONMiddleware(always: configuration.prettyJSON),
             APIErrorMiddleware(),
             HeaderEncodingMiddleware(),
-            CatalogueResponseCache(store: CatalogueResponseCache.Store()),
+            CatalogueResponseCache(store: app.catalogueResponses),
             BodyLimitMiddleware(
                 defaultLimitBytes: configuration.maximumJSONBodyBytes,
                 limitsByOperation: [
@@ -118,4 +119,16 @@ public func migrate(_ app: Application) async throws {
         try await SQLiteSettings.apply(to: app)
     }
     try await app.autoMigrate()
+}
+
+extension Application {
+    private struct CatalogueResponsesKey: StorageKey {
+        typealias Value = CatalogueResponseCache.Store
+    }
+
+    /// The catalogue answers ``CatalogueResponseCache`` keeps for this application (set by `configure`).
+    var catalogueResponses: CatalogueResponseCache.Store {
+        get { storage[CatalogueResponsesKey.self] ?? CatalogueResponseCache.Store() }
+        set { storage[CatalogueResponsesKey.self] = newValue }
+    }
 }

@@ -5,7 +5,7 @@ import HTTPTypes
 import NIOConcurrencyHelpers
 import OpenAPIRuntime
 
-/// What a catalogue answer is about, normalised: two requests for the same resource get the same bytes and tag.
+/// What a catalogue answer is about, normalised: two requests for the same resource get the same bytes.
 enum CatalogueResource: Hashable, Sendable {
     /// A search, keyed by its canonical description (``CatalogueQuery/canonicalDescription``).
     case search(CatalogueQuery)
@@ -13,7 +13,7 @@ enum CatalogueResource: Hashable, Sendable {
     case exercise(String)
     case facets
 
-    /// A stable text naming the resource; the entity tag digests it.
+    /// A stable text naming the resource: the cache's key.
     var canonicalDescription: String {
         switch self {
         case .search(let query): "search?" + query.canonicalDescription
@@ -27,11 +27,16 @@ enum CatalogueResource: Hashable, Sendable {
 /// normalised request, so each is searched and encoded once per process; a repeated request is answered from
 /// memory, and with a matching `If-None-Match` as an empty 304, before the generated code decodes anything.
 ///
+/// Every catalogue 200 gets its strong entity tag here, from a digest of the bytes sent (as ``PublishedBodyMap``'s),
+/// so the tag changes whenever the answer does: new data, or a release that maps, ranks or counts differently. This
+/// is also the only place that answers 304. Requests the reader does not recognise (``resource(operationID:path:)``
+/// is `nil`) are tagged and answered the same way, but not kept.
+///
 /// The catalogue is built once per process (``WorkoutEngine``) and changes only with a new build or migration, so an
-/// entry never goes stale while the process lives; the entity tag includes the catalogue's content version, so a
-/// client's tag from an older catalogue does not match. Only 200 answers are kept: errors (422, 404) always go to
-/// the handler. The cache holds at most ``maximumEntries`` answers and ``maximumBytes`` bytes; past either, it drops
-/// arbitrary entries, which are encoded again when asked for.
+/// entry never goes stale while the process lives. Only 200 answers are kept: errors (422, 404) always go to the
+/// handler. The cache holds at most ``maximumEntries`` answers and ``maximumBytes`` bytes; past either, it drops
+/// arbitrary entries, which are encoded again when asked for. An answer whose known length exceeds
+/// ``maximumBytes`` goes out untouched, without a tag (none does: a page holds at most 100 exercises).
 ///
 /// Runs inside `HeaderEncodingMiddleware`, so the stored headers are the runtime's and are decoded on the way out
 /// exactly as a fresh answer's are.
@@ -41,18 +46,18 @@ struct CatalogueResponseCache: ServerMiddleware {
     static let cacheControl = "public, max-age=300"
     static let maximumEntries = 4096
     static let maximumBytes = 64 * 1024 * 1024
+    static let operations: Set<String> = ["listExercises", "getExercise", "getCatalogFacets"]
 
-    /// The strong entity tag of `resource` in the catalogue whose content version is `catalogueVersion`.
-    static func entityTag(catalogueVersion: String, resource: CatalogueResource) -> String {
-        let digest = SHA256.hash(data: Data(resource.canonicalDescription.utf8)).prefix(8)
-            .map { String(format: "%02x", $0) }.joined()
-        return "\"catalogue-\(catalogueVersion)-\(digest)\""
+    /// The strong entity tag of an answer with these bytes: 32 hex digits of their SHA-256.
+    static func entityTag(of body: some DataProtocol) -> String {
+        let digest = SHA256.hash(data: body).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return "\"catalogue-\(digest)\""
     }
 
     struct Entry: Sendable {
         var response: HTTPResponse
         var body: ArraySlice<UInt8>
-        /// The entity tag as clients see it (the runtime percent-encodes the stored header).
+        /// The entity tag as clients see it.
         var entityTag: String
     }
 
@@ -99,26 +104,27 @@ struct CatalogueResponseCache: ServerMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard request.method == .get, let resource = Self.resource(operationID: operationID, path: request.path)
-        else {
+        guard request.method == .get, Self.operations.contains(operationID) else {
             return try await next(request, body, metadata)
         }
+        let resource = Self.resource(operationID: operationID, path: request.path)
         let condition = request.headerFields[.ifNoneMatch]
-        if let entry = store[resource] {
+        if let resource, let entry = store[resource] {
             return Self.answer(entry, condition: condition)
         }
-        // Asked without the condition, so the full answer is encoded once and kept.
-        var unconditional = request
-        unconditional.headerFields[.ifNoneMatch] = nil
-        let (response, responseBody) = try await next(unconditional, body, metadata)
-        guard response.status == .ok, let responseBody,
-            let tag = response.headerFields[.eTag].flatMap({ $0.removingPercentEncoding })
-        else {
+        let (response, responseBody) = try await next(request, body, metadata)
+        guard response.status == .ok, let responseBody else {
+            return (response, responseBody)
+        }
+        if case .known(let length) = responseBody.length, length > Self.maximumBytes {
             return (response, responseBody)
         }
         let bytes = try await ArraySlice(collecting: responseBody, upTo: Self.maximumBytes)
-        let entry = Entry(response: response, body: bytes, entityTag: tag)
-        store.insert(entry, for: resource)
+        let tag = Self.entityTag(of: bytes)
+        var tagged = response
+        tagged.headerFields[.eTag] = tag
+        let entry = Entry(response: tagged, body: bytes, entityTag: tag)
+        if let resource { store.insert(entry, for: resource) }
         return Self.answer(entry, condition: condition)
     }
 

@@ -1,18 +1,13 @@
 import FormaAPI
 import FormaCore
 
-/// Catalogue reads. Every answer carries a strong entity tag over the catalogue's content and the normalised
-/// request, and `If-None-Match` answers 304; ``CatalogueResponseCache`` keeps the encoded answers, so a repeated
-/// request is neither searched nor encoded again (docs/performance.md).
+/// Catalogue reads. ``CatalogueResponseCache`` tags every answer with a digest of its bytes, answers
+/// `If-None-Match` with 304 and keeps the encoded answers, so a repeated request is neither searched nor encoded
+/// again (docs/performance.md).
 extension FormaAPIHandler {
     func listExercises(_ input: Operations.ListExercises.Input) async throws -> Operations.ListExercises.Output {
         let query = try Self.catalogueQuery(input.query)
-        let tag = catalogueEntityTag(of: .search(query))
-        let headers = Operations.ListExercises.Output.Ok.Headers(
-            eTag: tag, cacheControl: CatalogueResponseCache.cacheControl)
-        if let condition = input.headers.ifNoneMatch, Self.entityTag(tag, matchesAnyOf: condition) {
-            return .notModified(.init(headers: .init(eTag: tag, cacheControl: CatalogueResponseCache.cacheControl)))
-        }
+        let headers = Operations.ListExercises.Output.Ok.Headers(cacheControl: CatalogueResponseCache.cacheControl)
         let page = engine.catalogue.search(query)
         return .ok(.init(headers: headers, body: .json(.init(
             items: page.exercises.map(Components.Schemas.Exercise.init),
@@ -21,28 +16,20 @@ extension FormaAPIHandler {
 
     func getExercise(_ input: Operations.GetExercise.Input) async throws -> Operations.GetExercise.Output {
         guard let exercise = engine.catalogue[input.path.id] else { throw NotFoundError.exercise(input.path.id) }
-        let tag = catalogueEntityTag(of: .exercise(exercise.id))
-        if let condition = input.headers.ifNoneMatch, Self.entityTag(tag, matchesAnyOf: condition) {
-            return .notModified(.init(headers: .init(eTag: tag, cacheControl: CatalogueResponseCache.cacheControl)))
-        }
         return .ok(.init(
-            headers: .init(eTag: tag, cacheControl: CatalogueResponseCache.cacheControl),
+            headers: .init(cacheControl: CatalogueResponseCache.cacheControl),
             body: .json(.init(exercise))))
     }
 
     func getCatalogFacets(_ input: Operations.GetCatalogFacets.Input) async throws
         -> Operations.GetCatalogFacets.Output
     {
-        let tag = catalogueEntityTag(of: .facets)
-        if let condition = input.headers.ifNoneMatch, Self.entityTag(tag, matchesAnyOf: condition) {
-            return .notModified(.init(headers: .init(eTag: tag, cacheControl: CatalogueResponseCache.cacheControl)))
-        }
         let facets = engine.catalogue.facets
         func values(_ counts: [FacetCount]) -> [Components.Schemas.FacetValue] {
             counts.map { .init(value: $0.value, count: $0.count, primaryCount: $0.primaryCount) }
         }
         return .ok(.init(
-            headers: .init(eTag: tag, cacheControl: CatalogueResponseCache.cacheControl),
+            headers: .init(cacheControl: CatalogueResponseCache.cacheControl),
             body: .json(.init(
                 total: facets.total, categories: values(facets.categories), muscles: values(facets.muscles),
                 equipment: values(facets.equipment), levels: values(facets.levels), forces: values(facets.forces),
@@ -61,11 +48,6 @@ extension FormaAPIHandler {
         } catch {
             throw InputError.badParameter(error)
         }
-    }
-
-    /// The strong entity tag of a catalogue answer: the catalogue's content version and a digest of the resource.
-    func catalogueEntityTag(of resource: CatalogueResource) -> String {
-        CatalogueResponseCache.entityTag(catalogueVersion: engine.catalogueVersion, resource: resource)
     }
 }
 

@@ -1,4 +1,3 @@
-import Crypto
 import FormaCore
 import Foundation
 
@@ -12,9 +11,6 @@ struct WorkoutEngine: Sendable {
     let catalogue: CatalogueIndex
     let generator: WorkoutGenerator
     let plans: PlanLibrary
-    /// A digest of every exercise's content (12 hex digits): it changes whenever any exercise does, so entity tags
-    /// of catalogue answers built from it change with the catalogue.
-    let catalogueVersion: String
 
     var catalog: ExerciseCatalog { catalogue.catalog }
 
@@ -26,20 +22,6 @@ struct WorkoutEngine: Sendable {
         self.catalogue = CatalogueIndex(catalog)
         self.generator = generator
         self.plans = try PlanLibrary(generator: generator)
-        self.catalogueVersion = Self.contentVersion(of: catalog)
-    }
-
-    /// SHA-256 over the exercises in id order, each encoded with sorted keys.
-    private static func contentVersion(of catalog: ExerciseCatalog) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        var hash = SHA256()
-        for exercise in catalog.exercises.sorted(by: { $0.id < $1.id }) {
-            // Encoding a decoded exercise cannot fail; the id alone still tells exercises apart if it did.
-            hash.update(data: (try? encoder.encode(exercise)) ?? Data(exercise.id.utf8))
-            hash.update(data: Data([0]))
-        }
-        return hash.finalize().prefix(6).map { String(format: "%02x", $0) }.joined()
     }
 
     private static let bundledEngine: Result<WorkoutEngine, any Error> = Result {
