@@ -109,15 +109,17 @@ public func configure(
     app.registerMetricsRoute()
     LiveEndpoint.register(on: app)
     try EmbedRoutes.register(on: app, settings: configuration.embed)
+
+    if case .sqlite = configuration.database {
+        // A busy timeout, synchronous NORMAL and WAL on every connection, for every application on the file,
+        // whether or not it migrates; SQLiteSettings says why.
+        try await SQLiteSettings.apply(to: app)
+    }
 }
 
 /// Brings the database schema up to date and creates what a new database needs (the default company; the catalogue
 /// is served from memory, not stored). Safe to call on every start: applied migrations are skipped.
 public func migrate(_ app: Application) async throws {
-    if case .sqlite = app.formaConfiguration.database {
-        // WAL, synchronous NORMAL and a busy timeout on every connection; SQLiteSettings says why.
-        try await SQLiteSettings.apply(to: app)
-    }
     try await app.autoMigrate()
 }
 

@@ -18,20 +18,21 @@ import Vapor
 ///
 /// `synchronous` and `busy_timeout` belong to a connection, not the file, and the SQLite driver offers no hook when it
 /// opens one, so ``apply(to:)`` runs them on the connection of every event loop (the driver keeps exactly one per
-/// loop for the life of the process).
+/// loop for the life of the process), and WAL with them: a connection opened before another set WAL on the file
+/// reports its old journal mode until it next reads. `configure` applies them, for every application on a SQLite
+/// file, also one that does not migrate (a second server on the file, a `forma` command).
 enum SQLiteSettings {
     static let busyTimeoutMilliseconds = 5000
 
-    /// Per-connection pragmas, in order.
+    /// Per-connection pragmas, in order: the busy timeout first, so setting WAL waits out another process's lock.
     static let connectionPragmas: [String] = [
-        "PRAGMA synchronous = NORMAL",
         "PRAGMA busy_timeout = \(busyTimeoutMilliseconds)",
+        "PRAGMA synchronous = NORMAL",
+        "PRAGMA journal_mode = WAL",
     ]
 
-    /// Sets WAL on the file and the per-connection pragmas on every connection of `app`'s SQLite database.
+    /// Sets the pragmas on every connection of `app`'s SQLite database (WAL on the file with the first).
     static func apply(to app: Application) async throws {
-        guard let sql = app.db as? any SQLDatabase else { return }
-        try await sql.raw("PRAGMA journal_mode = WAL").run()
         try await onEveryConnection(of: app) { connection in
             for pragma in connectionPragmas {
                 try await connection.raw(SQLQueryString(pragma)).run()
