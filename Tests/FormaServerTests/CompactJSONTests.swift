@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import Testing
 import Vapor
 
@@ -89,5 +91,32 @@ struct CompactJSONTests {
             }
             """)
         #expect(try Self.sameJSON(Data(indented.utf8), Data(compact.utf8)))
+    }
+
+    @Test func answerOverTheLimit_goesOutCompactAndUntouched() async throws {
+        // setup: a JSON answer of known length with a strong tag, asked for pretty
+        let json = #"{"a":[1,2,3],"b":"text"}"#
+        var response = HTTPResponse(status: .ok)
+        response.headerFields[.contentType] = "application/json; charset=utf-8"
+        response.headerFields[.eTag] = "\"t\""
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/v1/x?pretty=true")
+        let answer = response
+        func send(limit: Int) async throws -> (HTTPResponse, String) {
+            let (answer, body) = try await PrettyJSONMiddleware(always: false, maximumBytes: limit).intercept(
+                request, body: nil, metadata: .init(), operationID: "x"
+            ) { _, _, _ in (answer, HTTPBody(json)) }
+            let bytes = try await [UInt8](collecting: try #require(body), upTo: 1024)
+            return (answer, String(decoding: bytes, as: UTF8.self))
+        }
+
+        // act
+        let (small, smallBody) = try await send(limit: json.utf8.count - 1)
+        let (large, largeBody) = try await send(limit: json.utf8.count)
+
+        // verify: past the limit the answer is the compact one, strong tag and all; within it, indented
+        #expect(smallBody == json)
+        #expect(small.headerFields[.eTag] == "\"t\"")
+        #expect(largeBody.contains("\n  \"a\" : ["))
+        #expect(large.headerFields[.eTag] == "W/\"t\"")
     }
 }

@@ -13,7 +13,12 @@ struct PrettyJSONMiddleware: ServerMiddleware {
     /// Whether every answer is indented (the debug setting).
     let always: Bool
     /// The largest answer re-indented; anything larger goes out compact.
-    static let maximumBytes = 16 * 1024 * 1024
+    let maximumBytes: Int
+
+    init(always: Bool, maximumBytes: Int = 16 * 1024 * 1024) {
+        self.always = always
+        self.maximumBytes = maximumBytes
+    }
 
     func intercept(
         _ request: HTTPRequest,
@@ -23,13 +28,16 @@ struct PrettyJSONMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, metadata)
-        guard always || Self.asksForPretty(request.path), let responseBody,
+        guard always || Self.asksForPretty(request), let responseBody,
             let contentType = response.headerFields[.contentType],
             contentType.hasPrefix("application/json") || contentType.hasPrefix("application/problem+json")
         else {
             return (response, responseBody)
         }
-        let compact = try await [UInt8](collecting: responseBody, upTo: Self.maximumBytes)
+        if case .known(let length) = responseBody.length, length > maximumBytes {
+            return (response, responseBody)
+        }
+        let compact = try await [UInt8](collecting: responseBody, upTo: maximumBytes)
         var indented = response
         if let tag = response.headerFields[.eTag], !tag.hasPrefix("W/") {
             indented.headerFields[.eTag] = "W/" + tag
@@ -40,9 +48,8 @@ struct PrettyJSONMiddleware: ServerMiddleware {
     }
 
     /// Whether the request's query says `pretty=true`.
-    static func asksForPretty(_ path: String?) -> Bool {
-        guard let path, let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return false }
-        return query.split(separator: "&").contains { $0 == "pretty=true" }
+    static func asksForPretty(_ request: HTTPRequest) -> Bool {
+        request.query.contains { $0 == ("pretty", "true") }
     }
 }
 
