@@ -217,15 +217,6 @@ struct WrkResult: Equatable {
         p99Milliseconds = p99
     }
 
-    init(requestsPerSecond: Double, p50Milliseconds: Double, p99Milliseconds: Double, non2xxResponses: Int,
-         socketErrors: Int) {
-        self.requestsPerSecond = requestsPerSecond
-        self.p50Milliseconds = p50Milliseconds
-        self.p99Milliseconds = p99Milliseconds
-        self.non2xxResponses = non2xxResponses
-        self.socketErrors = socketErrors
-    }
-
     /// A wrk duration (`812.00us`, `3.25ms`, `1.02s`, `2.00m`) in milliseconds; `nil` if malformed.
     static func milliseconds(_ text: String) -> Double? {
         // Microseconds are divided rather than multiplied by 0.001, so 812.00us reads as exactly 0.812.

@@ -10,7 +10,7 @@ import Vapor
 @Suite("Compact JSON")
 struct CompactJSONTests {
     static func isCompact(_ body: Data) -> Bool {
-        !body.contains(UInt8(ascii: "\n")) && !String(decoding: body, as: UTF8.self).contains("\": ")
+        !body.contains(UInt8(ascii: "\n")) && !String(decoding: body, as: UTF8.self).contains("\" : ")
     }
 
     static func sameJSON(_ left: Data, _ right: Data) throws -> Bool {
