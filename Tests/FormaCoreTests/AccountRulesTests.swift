@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import FormaCore
@@ -75,5 +76,25 @@ struct ProfileFieldsTests {
         #expect(try ProfileFields.timeZone("America/New_York").get() == "America/New_York")
         #expect(throws: FieldIssue.self) { try ProfileFields.timeZone("Nowhere/Land").get() }
         #expect(throws: FieldIssue.self) { try ProfileFields.displayName("bell\u{7}").get() }
+    }
+}
+
+@Suite("Time zones")
+struct TimeZoneRuleTests {
+    /// A profile and a reminder follow one rule: a zone one takes the other takes, and both refuse the same.
+    @Test(arguments: ["Europe/Berlin", "America/New_York", "UTC", "GMT+2", "CEST", "Etc/GMT-2x", "Nowhere/Land", "europe/berlin"])
+    func profilesAndRemindersAgree(_ identifier: String) {
+        let profile = try? ProfileFields.timeZone(identifier).get()
+        let reminder = ReminderRules.zone(identifier)
+        #expect(profile == reminder?.identifier)
+    }
+
+    @Test func ianaZonesAreTakenAndAbbreviationsAndFixedOffsetsRefused() throws {
+        #expect(try ProfileFields.timeZone("Europe/Berlin").get() == "Europe/Berlin")
+        #expect(ReminderRules.zone("Europe/Berlin")?.identifier == "Europe/Berlin")
+        for refused in ["GMT+2", "CEST"] {
+            #expect(throws: FieldIssue.self) { try ProfileFields.timeZone(refused).get() }
+            #expect(ReminderRules.zone(refused) == nil)
+        }
     }
 }

@@ -71,12 +71,13 @@ public enum ProfileFields {
         return .success(lifestyle)
     }
 
-    /// An IANA time-zone identifier such as `Europe/Berlin`; empty means "clear".
+    /// An IANA time-zone identifier such as `Europe/Berlin` (``IANATimeZone``, the rule reminders follow too);
+    /// empty means "clear".
     public static func timeZone(_ raw: String) -> Result<String?, FieldIssue> {
         let trimmed = raw.trimmingWhitespace()
         if trimmed.isEmpty { return .success(nil) }
-        guard let zone = TimeZone(identifier: trimmed), !trimmed.contains(" ") else {
-            return .failure(.init(field: "timeZone", message: "must be an IANA time zone such as Europe/Berlin"))
+        guard let zone = IANATimeZone.zone(trimmed) else {
+            return .failure(.init(field: "timeZone", message: IANATimeZone.message))
         }
         return .success(zone.identifier)
     }

@@ -65,7 +65,7 @@ public enum ReminderRules {
         }
         let zone = Self.zone(rawZone)
         if zone == nil {
-            issues.append(FieldIssue(field: "timeZone", message: "must be an IANA time zone such as Europe/Berlin"))
+            issues.append(FieldIssue(field: "timeZone", message: IANATimeZone.message))
         }
         let local = LocalDateTime(rawTime)
         var dueAt: Date?
@@ -100,13 +100,10 @@ public enum ReminderRules {
     }
 
     /// The zone of an IANA identifier (`Europe/Berlin`, `UTC`); `nil` for anything else, including abbreviations
-    /// such as `CEST` and offsets such as `GMT+2`, which do not follow a place's daylight-saving rules.
+    /// such as `CEST` and offsets such as `GMT+2`: ``IANATimeZone``, the rule profiles follow too.
     public static func zone(_ identifier: String) -> TimeZone? {
-        guard identifier.utf8.count <= 64, knownZones.contains(identifier) else { return nil }
-        return TimeZone(identifier: identifier)
+        IANATimeZone.zone(identifier)
     }
-
-    private static let knownZones: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC"])
 }
 
 /// When a failed webhook delivery is tried again (docs/reminders.md, "Retries").

@@ -14,13 +14,17 @@ enum Secret {
 
     /// A new secret of this kind.
     static func generate(_ kind: Kind) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let encoded = Data(bytes).base64EncodedString()
+        let encoded = Data(randomBytes(count: 32)).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
         return kind.rawValue + encoded
+    }
+
+    /// `count` bytes from the system's cryptographic generator (also the 32 bytes of a webhook signing secret).
+    static func randomBytes(count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
     /// The lowercase hex SHA-256 digest stored in place of the secret.

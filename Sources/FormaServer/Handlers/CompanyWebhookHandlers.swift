@@ -49,9 +49,7 @@ extension FormaAPIHandler {
     }
 
     func webhookService() throws -> CompanyWebhookService {
-        CompanyWebhookService(
-            database: try database(), secrets: WebhookSecrets(keyBytes: configuration.reminders.webhookSecretKey),
-            now: clock.now)
+        CompanyWebhookService(database: try database(), configuration: configuration, now: clock.now)
     }
 }
 

@@ -6,7 +6,6 @@ import Foundation
 extension FormaAPIHandler {
     func setReminder(_ input: Operations.SetReminder.Input) async throws -> Operations.SetReminder.Output {
         let me = try Caller.person()
-        if case .failure(let issue) = ReminderRules.key(input.path.key) { throw InputError.badParameter(issue) }
         let body = switch input.body { case .json(let body): body }
         let reminder: ReminderRules.Valid
         switch ReminderRules.validate(
@@ -14,7 +13,10 @@ extension FormaAPIHandler {
             body: body.body, now: clock.now)
         {
         case .success(let valid): reminder = valid
-        case .failure(let invalid): throw InputError.invalid(invalid.issues)
+        case .failure(let invalid):
+            // The key is the path's: a bad one is a bad parameter, whatever else the body has wrong.
+            if let key = invalid.issues.first(where: { $0.field == "key" }) { throw InputError.badParameter(key) }
+            throw InputError.invalid(invalid.issues)
         }
         let row = try await answeringStorageFailure("Unable to save the reminder. Please try again.") {
             try await reminderStore(for: me).set(reminder)

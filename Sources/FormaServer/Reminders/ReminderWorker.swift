@@ -81,12 +81,57 @@ public final class ReminderWorker: Sendable {
         let database = try databases.database()
         try await markMissed(on: database)
         let claimed = try await claimDue(on: database)
+        guard !claimed.isEmpty else { return 0 }
+        let context: RoundContext
+        do {
+            context = try await roundContext(of: claimed, on: database)
+        } catch {
+            // Every claim expires with its lease and its reminder is tried again.
+            logger.error("reminder round not prepared", metadata: ["error": .string(String(describing: error))])
+            return claimed.count
+        }
         await withTaskGroup(of: Void.self) { group in
             for row in claimed {
-                group.addTask { await self.deliver(row, on: database) }
+                group.addTask { await self.deliver(row, context: context, on: database) }
             }
         }
         return claimed.count
+    }
+
+    /// Where a company's reminders go, and the secret they are signed with (opened once per round).
+    struct Endpoint: Sendable {
+        let url: String
+        let secret: String
+    }
+
+    /// What one round needs of the claimed reminders' companies and people, read once for the whole batch.
+    struct RoundContext: Sendable {
+        /// Per company: its endpoint, or why it has none usable (no webhook, an unreadable secret).
+        var endpoints: [UUID: Result<Endpoint, Failure>]
+        /// Per person: the host app's user id, if any.
+        var externalIDs: [UUID: String]
+    }
+
+    /// Reads the webhooks of the claimed reminders' companies (opening each secret once) and their people, in one
+    /// query each.
+    func roundContext(of claimed: [ReminderModel], on database: any Database) async throws -> RoundContext {
+        let companyIDs = Array(Set(claimed.map(\.companyID)))
+        let userIDs = Array(Set(claimed.map(\.userID)))
+        var endpoints: [UUID: Result<Endpoint, Failure>] = Dictionary(
+            uniqueKeysWithValues: companyIDs.map { ($0, .failure(.noWebhook)) })
+        for webhook in try await CompanyWebhookModel.query(on: database).filter(\.$companyID ~~ companyIDs).all() {
+            do {
+                endpoints[webhook.companyID] = .success(
+                    Endpoint(url: webhook.url, secret: try secrets.open(webhook.sealedSecret)))
+            } catch {
+                endpoints[webhook.companyID] = .failure(.unreadableSecret(error.description))
+            }
+        }
+        var externalIDs: [UUID: String] = [:]
+        for user in try await UserModel.query(on: database).filter(\.$id ~~ userIDs).all() {
+            if let id = user.id, let external = user.externalID { externalIDs[id] = external }
+        }
+        return RoundContext(endpoints: endpoints, externalIDs: externalIDs)
     }
 
     /// Marks pending reminders never tried and more than ``ReminderSettings/missedAfterSeconds`` past due as missed.
@@ -171,10 +216,10 @@ public final class ReminderWorker: Sendable {
     }
 
     /// POSTs one claimed reminder and records the outcome under its claim.
-    func deliver(_ row: ReminderModel, on database: any Database) async {
+    func deliver(_ row: ReminderModel, context: RoundContext, on database: any Database) async {
         let outcome: Result<Void, Failure>
         do {
-            outcome = try await post(row, on: database)
+            outcome = try await post(row, context: context)
         } catch is CancellationError {
             return  // stopping: the claim expires with its lease and the reminder is tried again
         } catch {
@@ -189,18 +234,14 @@ public final class ReminderWorker: Sendable {
         }
     }
 
-    private func post(_ row: ReminderModel, on database: any Database) async throws -> Result<Void, Failure> {
-        guard let webhook = try await CompanyWebhookService.row(row.companyID, on: database) else {
-            return .failure(.noWebhook)
+    private func post(_ row: ReminderModel, context: RoundContext) async throws -> Result<Void, Failure> {
+        let webhook: Endpoint
+        switch context.endpoints[row.companyID] ?? .failure(.noWebhook) {
+        case .success(let endpoint): webhook = endpoint
+        case .failure(let failure): return .failure(failure)
         }
-        let secret: String
-        do {
-            secret = try secrets.open(webhook.sealedSecret)
-        } catch {
-            return .failure(.unreadableSecret(error.description))
-        }
-        let user = try await UserModel.query(on: database).filter(\.$id == row.userID).first()
-        let body = try ReminderPayload(row, userExternalID: user?.externalID).encoded()
+        let secret = webhook.secret
+        let body = try ReminderPayload(row, userExternalID: context.externalIDs[row.userID]).encoded()
         let timestamp = Int(clock.now.timeIntervalSince1970)
         guard let signature = WebhookSignature.sign(id: row.webhookID, timestamp: timestamp, body: body, secret: secret)
         else {

@@ -16,9 +16,7 @@ struct WebhookSecrets: Sendable {
 
     /// A new secret as the Standard Webhooks specification shapes it: `whsec_` and the base64 of 32 random bytes.
     static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return "whsec_" + Data(bytes).base64EncodedString()
+        "whsec_" + Data(Secret.randomBytes(count: 32)).base64EncodedString()
     }
 
     /// The secret's bytes, the HMAC key: the base64 after `whsec_`.

@@ -40,12 +40,28 @@ public struct CompanyWebhookService: Sendable {
     /// and keeps its secret unless `rotateSecret`.
     ///
     /// One `INSERT … ON CONFLICT DO NOTHING` on the unique company id decides whether this call creates the
-    /// webhook, so of two concurrent first calls exactly one issues a secret and the other updates the URL.
+    /// webhook, so of two concurrent first calls exactly one issues a secret and the other updates the URL. A change
+    /// of the URL alone of a webhook already there is one `UPDATE`, and no secret is made for it.
     func set(companyID: UUID, url: String, rotateSecret: Bool) async throws -> WebhookSetting {
-        let secret = WebhookSecrets.generate()
-        let sealed = try secrets.seal(secret)
-        return try await database.transaction { transaction in
+        try await database.transaction { transaction in
             let sql = try transaction.sql()
+            if !rotateSecret {
+                let changed = try await sql.update(CompanyWebhookModel.schema)
+                    .set("url", to: SQLBind(url))
+                    .set("updated_at", to: SQLBind(now))
+                    .where("company_id", .equal, SQLBind(companyID))
+                    .returning("id")
+                    .all()
+                if !changed.isEmpty {
+                    guard let row = try await Self.row(companyID, on: transaction) else {
+                        throw ServiceError.broken("a webhook just written is not there")
+                    }
+                    return WebhookSetting(webhook: Self.record(row), secret: nil, created: false)
+                }
+            }
+            // No webhook yet, or a new secret asked for: only now is one made.
+            let secret = WebhookSecrets.generate()
+            let sealed = try secrets.seal(secret)
             let inserted = try await sql.insert(into: CompanyWebhookModel.schema)
                 .columns("id", "company_id", "url", "secret", "created_at", "updated_at")
                 .values(SQLBind(UUID()), SQLBind(companyID), SQLBind(url), SQLBind(sealed), SQLBind(now), SQLBind(now))

@@ -134,8 +134,8 @@ struct ReminderDeliveryTests {
 
                 // act: start the worker as `forma serve` does, and wait for its first round
                 app.reminderWorker.start()
-                let deadline = ContinuousClock.now + .seconds(30)
-                while receiver.deliveries.isEmpty, ContinuousClock.now < deadline {
+                let deadline = ContinuousClock.now + .seconds(30)  // a safety net only
+                while try await setup.ada.list().contains(where: { $0.state == "pending" }), ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(20))
                 }
                 await app.reminderWorker.stop()
@@ -151,18 +151,48 @@ struct ReminderDeliveryTests {
 
     @Test func aReceiverThatDoesNotAnswerInTimeIsRetried() async throws {
         let clock = TestClock()
-        try await WebhookReceiver.with(answerDelay: .seconds(3)) { receiver in
+        try await WebhookReceiver.with(hangs: true) { receiver in
             try await withFormaApp(clock: clock, adjust: { $0.reminders.requestTimeoutSeconds = 0.3 }) { app in
                 // setup
                 let setup = try await Self.setUp(app, receiver: receiver)
                 clock.advance(seconds: 300)
 
-                // act
+                // act: the first try times out; the retry is due 10 s later
+                try await app.reminderWorker.deliverDue()
+                let afterFirst = try #require(try await setup.ada.list().first)
+                clock.advance(seconds: 10)
                 try await app.reminderWorker.deliverDue()
 
-                // verify
+                // verify: two tries under the same webhook-id, both timed out, still pending
+                #expect(afterFirst.state == "pending" && afterFirst.lastError == "timed out" && afterFirst.attempts == 1)
+                #expect(receiver.deliveries.map(\.id) == [setup.reminder.webhookId, setup.reminder.webhookId])
                 let listed = try #require(try await setup.ada.list().first)
-                #expect(listed.state == "pending" && listed.lastError == "timed out" && listed.attempts == 1)
+                #expect(listed.state == "pending" && listed.lastError == "timed out" && listed.attempts == 2)
+            }
+        }
+    }
+
+    /// Redirects are turned off on the shared HTTP client before the quote provider first uses it (configured,
+    /// it once fixed the client's configuration with redirects on, and webhooks followed them).
+    @Test func aRedirectIsNotFollowedEvenWithAQuoteProviderConfigured() async throws {
+        let clock = TestClock()
+        try await WebhookReceiver.with(redirects: true) { receiver in
+            try await withFormaApp(clock: clock, adjust: {
+                $0.quoteProvider = QuoteProviderSettings(url: "http://127.0.0.1:\(receiver.port)/quotes")
+            }) { app in
+                // setup
+                let setup = try await Self.setUp(app, receiver: receiver)
+                clock.advance(seconds: 300)
+
+                // act
+                let handled = try await app.reminderWorker.deliverDue()
+
+                // verify: the 302 is a failed try, to be retried; its target got nothing
+                #expect(handled == 1)
+                #expect(receiver.deliveries.map(\.id) == [setup.reminder.webhookId])
+                #expect(receiver.redirectedRequests == 0)
+                let listed = try #require(try await setup.ada.list().first)
+                #expect(listed.state == "pending" && listed.attempts == 1 && listed.lastError == "HTTP 302")
             }
         }
     }

@@ -6,7 +6,8 @@ import Vapor
 @testable import FormaServer
 
 /// A company's webhook endpoint in a test: a Vapor app on a free port of 127.0.0.1 that records every POST to
-/// `/hook` and answers 500 to the first `failFirst` of them (or to all, with `failAlways`).
+/// `/hook` and answers 500 to the first `failFirst` of them; with `hangs`, holds every answer back until the receiver
+/// stops; with `redirects`, answers 302 to `/elsewhere` on itself and records what reaches that path.
 final class WebhookReceiver: Sendable {
     struct Delivery: Sendable {
         let id: String
@@ -22,23 +23,43 @@ final class WebhookReceiver: Sendable {
     let port: Int
     private let received: NIOLockedValueBox<[Delivery]>
     private let failuresLeft: NIOLockedValueBox<Int>
+    private let released: NIOLockedValueBox<Bool>
+    private let redirected: NIOLockedValueBox<Int>
 
     var url: String { "http://127.0.0.1:\(port)/hook" }
     var deliveries: [Delivery] { received.withLockedValue { $0 } }
+    /// How many requests reached `/elsewhere`, the target of the redirect.
+    var redirectedRequests: Int { redirected.withLockedValue { $0 } }
 
-    private init(app: Application, port: Int, received: NIOLockedValueBox<[Delivery]>, failuresLeft: NIOLockedValueBox<Int>) {
+    private init(
+        app: Application, port: Int, received: NIOLockedValueBox<[Delivery]>, failuresLeft: NIOLockedValueBox<Int>,
+        released: NIOLockedValueBox<Bool>, redirected: NIOLockedValueBox<Int>
+    ) {
         self.app = app
         self.port = port
         self.received = received
         self.failuresLeft = failuresLeft
+        self.released = released
+        self.redirected = redirected
     }
 
-    /// Starts a receiver; `answerDelay` holds every answer back that long (real time), to test time-outs.
-    static func start(failFirst: Int = 0, answerDelay: Duration? = nil) async throws -> WebhookReceiver {
+    /// Starts a receiver; `hangs` holds every answer back until the receiver stops, to test time-outs;
+    /// `redirects` answers 302 to `/elsewhere` instead.
+    static func start(failFirst: Int = 0, hangs: Bool = false, redirects: Bool = false) async throws -> WebhookReceiver {
         let app = try await Application.make(.testing)
         let received = NIOLockedValueBox<[Delivery]>([])
         let failuresLeft = NIOLockedValueBox(failFirst)
-        app.post("hook") { request async throws -> HTTPStatus in
+        let released = NIOLockedValueBox(false)
+        let redirected = NIOLockedValueBox(0)
+        app.on(.POST, "elsewhere") { _ -> HTTPStatus in
+            redirected.withLockedValue { $0 += 1 }
+            return .noContent
+        }
+        app.on(.GET, "elsewhere") { _ -> HTTPStatus in
+            redirected.withLockedValue { $0 += 1 }
+            return .noContent
+        }
+        app.post("hook") { request async throws -> Response in
             let body = request.body.data.map { Data(buffer: $0) } ?? Data()
             let fail = failuresLeft.withLockedValue { left in
                 defer { if left > 0 { left -= 1 } }
@@ -51,36 +72,42 @@ final class WebhookReceiver: Sendable {
                     signature: request.headers.first(name: "webhook-signature") ?? "",
                     contentType: request.headers.first(name: .contentType), body: body, accepted: !fail))
             }
-            if let answerDelay { try await Task.sleep(for: answerDelay) }
-            return fail ? .internalServerError : .noContent
+            if redirects {
+                return Response(status: .found, headers: ["Location": "/elsewhere"])
+            }
+            // Held until the receiver stops (a safety net of 60 s), far beyond any time-out the tests set.
+            if hangs {
+                for _ in 0..<6_000 where !released.withLockedValue({ $0 }) {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            }
+            return Response(status: fail ? .internalServerError : .noContent)
         }
         app.http.server.configuration.hostname = "127.0.0.1"
         app.http.server.configuration.port = 0
         do {
             try await app.server.start()
             let port = try #require(app.http.server.shared.localAddress?.port)
-            return WebhookReceiver(app: app, port: port, received: received, failuresLeft: failuresLeft)
+            return WebhookReceiver(
+                app: app, port: port, received: received, failuresLeft: failuresLeft, released: released,
+                redirected: redirected)
         } catch {
             try? await app.asyncShutdown()
             throw error
         }
     }
 
-    /// Answers 500 to every request from now on.
-    func failAlways() {
-        failuresLeft.withLockedValue { $0 = .max }
-    }
-
     func stop() async {
+        released.withLockedValue { $0 = true }
         await app.server.shutdown()
         try? await app.asyncShutdown()
     }
 
     /// Runs `body` with a started receiver, stopping it afterwards.
     static func with(
-        failFirst: Int = 0, answerDelay: Duration? = nil, _ body: (WebhookReceiver) async throws -> Void
+        failFirst: Int = 0, hangs: Bool = false, redirects: Bool = false, _ body: (WebhookReceiver) async throws -> Void
     ) async throws {
-        let receiver = try await start(failFirst: failFirst, answerDelay: answerDelay)
+        let receiver = try await start(failFirst: failFirst, hangs: hangs, redirects: redirects)
         do {
             try await body(receiver)
         } catch {
