@@ -90,10 +90,10 @@ struct TrainerStore {
 
     /// The active conversation, or a new one made by `start` when there is none; `created` says which.
     func startOrResume(
-        _ start: () throws -> TrainerConversation
+        _ start: () async throws -> TrainerConversation
     ) async throws -> (stored: Stored, created: Bool) {
         if let active = try await active() { return (active, false) }
-        let conversation = try start()
+        let conversation = try await start()
         let row = TrainerConversationModel()
         row.id = UUID()
         row.companyID = companyID
@@ -123,10 +123,14 @@ struct TrainerStore {
 
     /// Applies `reply` to the conversation `rawID` and stores the result with the profile answers.
     ///
+    /// `environment(withPain)` gives the conversation's environment; `withPain` is true only in the readiness step,
+    /// whose last answer plans the workout (the only use of the pain log), so other replies skip reading the log.
+    ///
     /// - Throws: ``NotFoundError/trainerConversation(_:)``; `TrainerReplyError` when the reply does not fit (nothing
     ///   is written).
     func reply(
-        _ reply: TrainerReply, to rawID: String, user: UserModel, environment: TrainerEnvironment
+        _ reply: TrainerReply, to rawID: String, user: UserModel,
+        environment: (_ withPain: Bool) async throws -> TrainerEnvironment
     ) async throws -> Stored {
         // Each attempt reads the conversation, applies the reply, and writes only if nobody changed it meanwhile.
         // A lost race rereads: a concurrent copy of the same reply is then found applied (a duplicate).
@@ -134,6 +138,7 @@ struct TrainerStore {
             let stored = try await conversation(rawID)
             var conversation = stored.conversation
             let before = conversation.profile
+            let environment = try await environment(conversation.step == .readiness)
             if try conversation.reply(reply, environment: environment) == .duplicate { return stored }
             let row = stored.row
             let state = try Self.encoder.encode(conversation)
