@@ -66,7 +66,7 @@ struct TrainerStore {
         var profile = TrainerProfile(
             hostAge: user.age, heightCentimetres: user.heightCentimetres, weightKilograms: user.weightKilograms,
             gender: user.gender)
-        if let stored = try await trainerProfileRow(),
+        if let stored = try await trainerProfileRow(on: database),
             let fields = try? JSONDecoder().decode(TrainerProfile.self, from: stored.profile)
         {
             profile = profile.filling(from: fields)
@@ -74,7 +74,7 @@ struct TrainerStore {
         return profile
     }
 
-    private func trainerProfileRow() async throws -> TrainerProfileModel? {
+    private func trainerProfileRow(on database: any Database) async throws -> TrainerProfileModel? {
         try await TrainerProfileModel.query(on: database)
             .filter(\.$userID == userID).filter(\.$companyID == companyID).first()
     }
@@ -145,7 +145,7 @@ struct TrainerStore {
             let status = Self.status(of: conversation)
             let profile = conversation.profile
             do {
-                let written = try await database.transaction { transaction in
+                try await database.transaction { transaction in
                     let record = TrainerReplyModel()
                     record.id = UUID()
                     record.conversationID = try row.requireID()
@@ -169,15 +169,12 @@ struct TrainerStore {
                     if profile != before {
                         try await saveProfile(profile, of: user, on: transaction)
                     }
-                    return true
                 }
-                if written {
-                    row.state = state
-                    row.status = status
-                    row.version += 1
-                    row.updatedAt = now
-                    return Stored(row: row, conversation: conversation)
-                }
+                row.state = state
+                row.status = status
+                row.version += 1
+                row.updatedAt = now
+                return Stored(row: row, conversation: conversation)
             } catch is LostRace {
                 continue
             } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
@@ -221,9 +218,7 @@ struct TrainerStore {
         fields.weightKilograms = nil
         fields.gender = nil
         let data = try Self.encoder.encode(fields)
-        if let existing = try await TrainerProfileModel.query(on: database)
-            .filter(\.$userID == userID).filter(\.$companyID == companyID).first()
-        {
+        if let existing = try await trainerProfileRow(on: database) {
             existing.profile = data
             existing.updatedAt = now
             try await existing.update(on: database)
