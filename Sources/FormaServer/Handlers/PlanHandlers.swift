@@ -65,11 +65,13 @@ extension FormaAPIHandler {
         // plans"), scales the session's dose; 1 leaves it as it is.
         let workout = (adjusted?.workout ?? session.workout).scalingDoses(by: enrolment.loadFactor)
         let store = try workoutStore(for: me)
+        let adjustment = adjusted.flatMap(RehabMapping.adjustment)
         let model = try await store.create(
             workout, name: WorkoutNaming.name(ofSession: session, in: plan),
             category: plan.category.workoutCategory, planSession: (plan.id, session.id),
-            pain: try RehabMapping.encoded(adjusted.flatMap(RehabMapping.adjustment)))
-        return .created(.init(body: .json(try WorkoutMapping.workout(model, activeRun: nil, now: store.now))))
+            pain: try RehabMapping.encoded(adjustment))
+        return .created(.init(body: .json(
+            try WorkoutMapping.workout(model, activeRun: nil, now: store.now, pain: adjustment))))
     }
 
     /// The plan `id`: ``NotFoundError/plan(_:)`` for an id no plan has, 422 when its avoided regions leave a session

@@ -14,12 +14,14 @@ extension FormaAPIHandler {
         let generated = try engine.generator.generate(request: wanted, pain: pain, using: &generator)
         let workout = generated.workout
         let store = try workoutStore(for: me)
+        let adjustment = RehabMapping.adjustment(generated)
         let model = try await store.create(
             workout, name: WorkoutNaming.name(for: workout.request),
             category: WorkoutNaming.category(for: workout.request), planSession: nil,
-            pain: try RehabMapping.encoded(RehabMapping.adjustment(generated)))
+            pain: try RehabMapping.encoded(adjustment))
         // The pain section is stored with the workout, so this answer and `GET /v1/workouts/{id}` carry the same one.
-        return .created(.init(body: .json(try WorkoutMapping.workout(model, activeRun: nil, now: store.now))))
+        return .created(.init(body: .json(
+            try WorkoutMapping.workout(model, activeRun: nil, now: store.now, pain: adjustment))))
     }
 
     func getWorkout(_ input: Operations.GetWorkout.Input) async throws -> Operations.GetWorkout.Output {
@@ -27,7 +29,8 @@ extension FormaAPIHandler {
         let store = try workoutStore(for: me)
         let model = try await store.workout(input.path.id)
         let active = try await store.activeRun(of: try model.requireID())
-        return .ok(.init(body: .json(try WorkoutMapping.workout(model, activeRun: active, now: store.now))))
+        return .ok(.init(body: .json(try WorkoutMapping.workout(
+            model, activeRun: active, now: store.now, pain: try RehabMapping.storedAdjustment(model.pain)))))
     }
 
     func deleteWorkout(_ input: Operations.DeleteWorkout.Input) async throws -> Operations.DeleteWorkout.Output {
