@@ -107,11 +107,7 @@ extension FormaAPIHandler {
             var records: [WorkoutExerciseResult] = []
             var completion: PlanCompletion?
             if action == .save {
-                let content = try WorkoutStore.codec.decoder.decode(Workout.self, from: workout.content)
-                records = try ExerciseResultsValidation.records(results, workout: content)
-                records = try await LiveResultFilling.filled(
-                    records, workout: content, runID: try await store.activeRun(of: workout.requireID())?.id,
-                    userID: me.userID, on: store.database)
+                // Session pain on a workout that is no plan session is refused before any decoding or reading.
                 if let planID = workout.planID, let sessionID = workout.planSessionID,
                     let plan = try? engine.plans.plan(id: planID)
                 {
@@ -121,6 +117,11 @@ extension FormaAPIHandler {
                     throw InputError.invalid(
                         field: "sessionPain", "only the workout of a plan session records the pain around it")
                 }
+                let content = try WorkoutStore.codec.decoder.decode(Workout.self, from: workout.content)
+                records = try ExerciseResultsValidation.records(results, workout: content)
+                records = try await LiveResultFilling.filled(
+                    records, workout: content, runID: try await store.activeRun(of: workout.requireID())?.id,
+                    userID: me.userID, on: store.database)
             }
             let outcome = try await store.apply(action, to: workout, results: records, planSession: completion)
             if let unlock = outcome.unlock {
