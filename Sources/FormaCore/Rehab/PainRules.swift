@@ -22,9 +22,16 @@ public enum PainRules {
 
     /// The restrictions `pain` imposes, head to foot.
     public static func restrictions(for pain: PainState) -> [PainRestriction] {
-        pain.regions.compactMap { regionPain in
-            restriction(forIntensity: regionPain.intensity).map {
-                PainRestriction(region: regionPain.region, intensity: regionPain.intensity, kind: $0)
+        restrictions(for: pain.regions.map { (region: $0.region, intensity: $0.intensity) })
+    }
+
+    /// The restrictions that regions in pain at these intensities impose, in the order given.
+    public static func restrictions(
+        for pain: [(region: BodyRegion, intensity: Int)]
+    ) -> [PainRestriction] {
+        pain.compactMap { region, intensity in
+            restriction(forIntensity: intensity).map {
+                PainRestriction(region: region, intensity: intensity, kind: $0)
             }
         }
     }

@@ -73,11 +73,7 @@ extension TrainerConversation {
         }
         // The pain rules of `POST /v1/workouts/generate` (PainRules): nothing loads a region at or above the
         // threshold, a region in mild pain takes low-load work only.
-        let restrictions = pain.compactMap { rating in
-            PainRules.restriction(forIntensity: rating.level).map {
-                PainRestriction(region: rating.region, intensity: rating.level, kind: $0)
-            }
-        }
+        let restrictions = PainRules.restrictions(for: pain.map { (region: $0.region, intensity: $0.level) })
         let (generator, _) = environment.generator.applying(restrictions, to: planned)
         guard let workout = TrainerWorkoutPlan.workout(
             planned: planned, decision: decision, generator: generator)

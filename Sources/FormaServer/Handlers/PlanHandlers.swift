@@ -28,7 +28,7 @@ extension FormaAPIHandler {
         let (enrolment, created) = try await store.enrol(in: plan)
         let (progress, unlocks) = try await store.progress(in: plan)
         let body = WorkoutMapping.progress(
-            progress, unlocks: unlocks, plan: plan, enrolment: enrolment, load: try await planLoad(for: me, in: plan))
+            progress, unlocks: unlocks, plan: plan, enrolment: enrolment, load: try await planLoad(for: me, of: enrolment))
         return created ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
     }
 
@@ -43,7 +43,7 @@ extension FormaAPIHandler {
         return .ok(.init(body: .json(
             WorkoutMapping.progress(
                 progress, unlocks: unlocks, plan: plan, enrolment: enrolment,
-                load: try await planLoad(for: me, in: plan)))))
+                load: try await planLoad(for: me, of: enrolment)))))
     }
 
     func createPlanWorkout(_ input: Operations.CreatePlanWorkout.Input) async throws
@@ -52,7 +52,7 @@ extension FormaAPIHandler {
         let me = try Caller.person()
         let body = switch input.body { case .json(let body): body }
         let plan = try self.plan(input.path.id)
-        let session = try await planStore(for: me).requireOpen(body.sessionId, of: plan)
+        let (session, enrolment) = try await planStore(for: me).requireOpen(body.sessionId, of: plan)
         // A person in pain gets the session regenerated from its own request and seed around that pain
         // (docs/rehab.md, "Plans"); without pain, the session's workout as everyone gets it.
         let pain = try await painLog(for: me).currentState()
@@ -63,14 +63,15 @@ extension FormaAPIHandler {
         }
         // The enrolment's load factor, stepped by the pain around earlier sessions (docs/rehab.md, "Progression in
         // plans"), scales the session's dose; 1 leaves it as it is.
-        let factor = try await planStore(for: me).enrolment(in: plan.id)?.loadFactor ?? 1
-        let workout = (adjusted?.workout ?? session.workout).scalingDoses(by: factor)
+        let workout = (adjusted?.workout ?? session.workout).scalingDoses(by: enrolment.loadFactor)
         let store = try workoutStore(for: me)
+        let adjustment = adjusted.flatMap(RehabMapping.adjustment)
         let model = try await store.create(
             workout, name: WorkoutNaming.name(ofSession: session, in: plan),
             category: plan.category.workoutCategory, planSession: (plan.id, session.id),
-            pain: try RehabMapping.encoded(adjusted.flatMap(RehabMapping.adjustment)))
-        return .created(.init(body: .json(try WorkoutMapping.workout(model, activeRun: nil, now: store.now))))
+            pain: try RehabMapping.encoded(adjustment))
+        return .created(.init(body: .json(
+            try WorkoutMapping.workout(model, activeRun: nil, now: store.now, pain: adjustment))))
     }
 
     /// The plan `id`: ``NotFoundError/plan(_:)`` for an id no plan has, 422 when its avoided regions leave a session

@@ -21,9 +21,11 @@ extension FormaAPIHandler {
         PlanLoadStore(database: try database(), companyID: me.companyID, userID: me.userID, now: clock.now)
     }
 
-    /// The person's load in `plan`, as plan progress answers it.
-    func planLoad(for me: AuthenticatedUser, in plan: TrainingPlan) async throws -> Components.Schemas.PlanLoad {
-        let (factor, last, pending) = try await planLoadStore(for: me).load(in: plan.id)
+    /// The person's load under `enrolment`, as plan progress answers it.
+    func planLoad(for me: AuthenticatedUser, of enrolment: PlanEnrolmentModel) async throws
+        -> Components.Schemas.PlanLoad
+    {
+        let (factor, last, pending) = try await planLoadStore(for: me).load(of: enrolment)
         return .init(
             factor: factor, lastDecision: try last.flatMap(PlanLoadMapping.decision),
             awaitingNextMorning: try pending.map(PlanLoadMapping.record))

@@ -24,12 +24,14 @@ extension FormaAPIHandler {
             hostAge: body?.age, heightCentimetres: body?.heightCm, weightKilograms: body?.weightKg,
             gender: body?.gender)
         let store = try trainerStore(for: me)
-        let environment = try await trainerEnvironment(for: me, now: store.now)
         let message = "Unable to start the conversation. Please try again."
         let (stored, created) = try await answeringStorageFailure(message) {
-            let profile = try await store.profile(of: me.user)
-            let history = try await store.history()
-            return try await store.startOrResume {
+            // The profile and history are read only when a new conversation is made, not on a resume; a start never
+            // plans the workout (the readiness step comes first), so the pain log is not read.
+            try await store.startOrResume {
+                let environment = try await trainerEnvironment(for: me, now: store.now, withPain: false)
+                let profile = try await store.profile(of: me.user)
+                let history = try await store.history()
                 var rng = random.generator()
                 return TrainerConversation(
                     profile: profile, prefill: prefill, history: history, timeZone: zone, environment: environment,
@@ -57,9 +59,10 @@ extension FormaAPIHandler {
         let body = switch input.body { case .json(let body): body }
         let reply = try TrainerMapping.reply(body)
         let store = try trainerStore(for: me)
-        let environment = try await trainerEnvironment(for: me, now: store.now)
         let stored = try await answeringStorageFailure("Unable to save the reply. Please try again.") {
-            try await store.reply(reply, to: input.path.id, user: me.user, environment: environment)
+            try await store.reply(reply, to: input.path.id, user: me.user) { withPain in
+                try await trainerEnvironment(for: me, now: store.now, withPain: withPain)
+            }
         }
         return .ok(.init(body: .json(try TrainerMapping.conversation(stored))))
     }
@@ -68,10 +71,15 @@ extension FormaAPIHandler {
         TrainerStore(database: try database(), companyID: me.companyID, userID: me.userID, now: clock.now)
     }
 
-    /// The conversation's environment, with the person's current pain from their pain log (docs/trainer.md, "Pain").
-    func trainerEnvironment(for me: AuthenticatedUser, now: Date) async throws -> TrainerEnvironment {
-        let log = PainLog(database: try database(), companyID: me.companyID, userID: me.userID, now: now)
-        let pain = try await log.currentState()
+    /// The conversation's environment, with the person's current pain from their pain log (docs/trainer.md, "Pain");
+    /// without `withPain` the log is not read and the environment's pain is empty.
+    func trainerEnvironment(
+        for me: AuthenticatedUser, now: Date, withPain: Bool
+    ) async throws -> TrainerEnvironment {
+        var pain: PainState?
+        if withPain {
+            pain = try await painLog(for: me).currentState()
+        }
         return TrainerEnvironment(now: now, catalog: engine.catalog, generator: engine.generator, pain: pain)
     }
 }

@@ -14,12 +14,14 @@ extension FormaAPIHandler {
         let generated = try engine.generator.generate(request: wanted, pain: pain, using: &generator)
         let workout = generated.workout
         let store = try workoutStore(for: me)
+        let adjustment = RehabMapping.adjustment(generated)
         let model = try await store.create(
             workout, name: WorkoutNaming.name(for: workout.request),
             category: WorkoutNaming.category(for: workout.request), planSession: nil,
-            pain: try RehabMapping.encoded(RehabMapping.adjustment(generated)))
+            pain: try RehabMapping.encoded(adjustment))
         // The pain section is stored with the workout, so this answer and `GET /v1/workouts/{id}` carry the same one.
-        return .created(.init(body: .json(try WorkoutMapping.workout(model, activeRun: nil, now: store.now))))
+        return .created(.init(body: .json(
+            try WorkoutMapping.workout(model, activeRun: nil, now: store.now, pain: adjustment))))
     }
 
     func getWorkout(_ input: Operations.GetWorkout.Input) async throws -> Operations.GetWorkout.Output {
@@ -27,7 +29,8 @@ extension FormaAPIHandler {
         let store = try workoutStore(for: me)
         let model = try await store.workout(input.path.id)
         let active = try await store.activeRun(of: try model.requireID())
-        return .ok(.init(body: .json(try WorkoutMapping.workout(model, activeRun: active, now: store.now))))
+        return .ok(.init(body: .json(try WorkoutMapping.workout(
+            model, activeRun: active, now: store.now, pain: try RehabMapping.storedAdjustment(model.pain)))))
     }
 
     func deleteWorkout(_ input: Operations.DeleteWorkout.Input) async throws -> Operations.DeleteWorkout.Output {
@@ -104,11 +107,7 @@ extension FormaAPIHandler {
             var records: [WorkoutExerciseResult] = []
             var completion: PlanCompletion?
             if action == .save {
-                let content = try WorkoutStore.codec.decoder.decode(Workout.self, from: workout.content)
-                records = try ExerciseResultsValidation.records(results, workout: content)
-                records = try await LiveResultFilling.filled(
-                    records, workout: content, runID: try await store.activeRun(of: workout.requireID())?.id,
-                    userID: me.userID, on: store.database)
+                // Session pain on a workout that is no plan session is refused before any decoding or reading.
                 if let planID = workout.planID, let sessionID = workout.planSessionID,
                     let plan = try? engine.plans.plan(id: planID)
                 {
@@ -118,6 +117,11 @@ extension FormaAPIHandler {
                     throw InputError.invalid(
                         field: "sessionPain", "only the workout of a plan session records the pain around it")
                 }
+                let content = try WorkoutStore.codec.decoder.decode(Workout.self, from: workout.content)
+                records = try ExerciseResultsValidation.records(results, workout: content)
+                records = try await LiveResultFilling.filled(
+                    records, workout: content, runID: try await store.activeRun(of: workout.requireID())?.id,
+                    userID: me.userID, on: store.database)
             }
             let outcome = try await store.apply(action, to: workout, results: records, planSession: completion)
             if let unlock = outcome.unlock {

@@ -24,7 +24,10 @@ enum WorkoutMapping {
             seed: request.seed.map { Int64(clamping: $0) })
     }
 
-    static func workout(_ model: WorkoutModel, activeRun: WorkoutRunModel?, now: Date) throws -> Components.Schemas.Workout {
+    /// `pain` is the workout's pain section: the value just stored with a new workout, or the stored copy decoded.
+    static func workout(
+        _ model: WorkoutModel, activeRun: WorkoutRunModel?, now: Date, pain: Components.Schemas.WorkoutPainAdjustment?
+    ) throws -> Components.Schemas.Workout {
         let workout = try WorkoutStore.codec.decoder.decode(Workout.self, from: model.content)
         let planSession: Components.Schemas.WorkoutPlanSession? =
             if let plan = model.planID, let session = model.planSessionID {
@@ -40,7 +43,7 @@ enum WorkoutMapping {
             request: request(workout.request), items: workout.items.map(item), planSession: planSession,
             saved: model.savedAt != nil, timesCompleted: model.timesCompleted,
             activeRun: try activeRun.map { try run($0, now: now) }, createdAt: model.createdAt,
-            pain: try RehabMapping.storedAdjustment(model.pain))
+            pain: pain)
     }
 
     /// A run, with the elapsed time of a run still going measured up to `now`.

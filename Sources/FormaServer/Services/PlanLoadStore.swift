@@ -28,9 +28,10 @@ struct PlanLoadStore {
     static let pendingListed = 20
 
     /// Records `pain` around session `sessionID` of plan `planID`, done in run `runID` (inside the save's
-    /// transaction). Nothing is recorded when the person is no longer enrolled in the plan.
-    func recordOnSave(_ pain: SavedPain, planID: String, sessionID: String, runID: UUID) async throws {
-        guard let enrolment = try await enrolment(planID, on: database) else { return }
+    /// transaction), under `enrolment` (the one the save's completion read and locked).
+    func recordOnSave(
+        _ pain: SavedPain, enrolment: PlanEnrolmentModel, planID: String, sessionID: String, runID: UUID
+    ) async throws {
         let row = PlanSessionPainModel()
         row.id = UUID()
         row.companyID = companyID
@@ -79,10 +80,11 @@ struct PlanLoadStore {
             guard let row = try await mine(on: transaction).filter(\.$id == id).first() else {
                 throw ServiceError.broken("a pain record vanished while it was being completed")
             }
-            // Serialise steps of one enrolment on PostgreSQL (SQLite already holds its write lock here).
-            _ = try await sql.select().column("id").from(PlanEnrolmentModel.schema)
-                .where("id", .equal, SQLBind(row.enrolmentID)).for(.update).all()
-            guard let enrolment = try await PlanEnrolmentModel.find(row.enrolmentID, on: transaction) else {
+            // Serialise steps of one enrolment on PostgreSQL (SQLite already holds its write lock here): the locked
+            // row's load factor is the one stepped.
+            guard let locked = try await sql.select().column("load_factor").from(PlanEnrolmentModel.schema)
+                .where("id", .equal, SQLBind(row.enrolmentID)).for(.update).first()
+            else {
                 throw ServiceError.broken("a pain record's enrolment vanished")
             }
             let weeks = try await mornings(of: row.enrolmentID, on: transaction)
@@ -90,7 +92,7 @@ struct PlanLoadStore {
                 after: SessionPain(
                     during: row.during, after: row.after, nextMorning: rating, morningBefore: row.morningBefore),
                 lastWeekMornings: weeks.last, thisWeekMornings: weeks.this)
-            let before = enrolment.loadFactor
+            let before = try locked.decode(column: "load_factor", as: Double.self)
             let after = Self.stepped(before, by: decision.loadFactor)
             try await sql.update(PlanEnrolmentModel.schema)
                 .set("load_factor", to: SQLBind(after))
@@ -106,10 +108,9 @@ struct PlanLoadStore {
     }
 
     /// The enrolment's load now, its last decision and the records still waiting for their next morning.
-    func load(in planID: String) async throws
+    func load(of enrolment: PlanEnrolmentModel) async throws
         -> (factor: Double, lastDecision: PlanSessionPainModel?, pending: [PlanSessionPainModel])
     {
-        guard let enrolment = try await enrolment(planID, on: database) else { return (1, nil, []) }
         let enrolmentID = try enrolment.requireID()
         let last = try await mine(on: database).filter(\.$enrolmentID == enrolmentID).filter(\.$step != nil)
             .sort(\.$nextMorningAt, .descending).sort(\.$id, .descending).first()
@@ -135,11 +136,6 @@ struct PlanLoadStore {
         let last = ratings.filter { $0.0 > now.addingTimeInterval(-2 * week) && $0.0 <= now.addingTimeInterval(-week) }
             .map(\.1)
         return (last, this)
-    }
-
-    private func enrolment(_ planID: String, on database: any Database) async throws -> PlanEnrolmentModel? {
-        try await PlanEnrolmentModel.query(on: database)
-            .filter(\.$userID == userID).filter(\.$companyID == companyID).filter(\.$planID == planID).first()
     }
 
     private func mine(on database: any Database) -> QueryBuilder<PlanSessionPainModel> {

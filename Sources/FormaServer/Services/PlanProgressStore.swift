@@ -71,12 +71,15 @@ struct PlanProgressStore {
         return (progress, unlocks)
     }
 
-    /// Checks that the person may do `sessionID` of `plan` now: enrolled, and the session's level open.
-    func requireOpen(_ sessionID: String, of plan: TrainingPlan) async throws -> PlanSession {
+    /// Checks that the person may do `sessionID` of `plan` now: enrolled, and the session's level open. Returns the
+    /// session and the enrolment.
+    func requireOpen(
+        _ sessionID: String, of plan: TrainingPlan
+    ) async throws -> (session: PlanSession, enrolment: PlanEnrolmentModel) {
         guard let session = plan.session(id: sessionID) else {
             throw InputError.invalid(field: "sessionId", "plan '\(plan.id)' has no session '\(sessionID)'")
         }
-        guard try await enrolment(in: plan.id) != nil else {
+        guard let enrolment = try await enrolment(in: plan.id) else {
             throw StateError.notEnrolled(planID: plan.id)
         }
         let (progress, _) = try await progress(in: plan)
@@ -84,25 +87,28 @@ struct PlanProgressStore {
             throw StateError.sessionLocked(
                 sessionID: sessionID, level: session.level, unlockedLevel: progress.unlockedLevel)
         }
-        return session
+        return (session, enrolment)
     }
 
     /// Records `completion` as done by run `runID` (inside the save's transaction).
     ///
-    /// - Returns: The level this completion opened, if it opened one. `nil` when the person is no longer enrolled,
-    ///   the session was already done, or it did not finish a level.
-    func recordCompletion(_ completion: PlanCompletion, runID: UUID) async throws -> PlanUnlock? {
+    /// - Returns: The enrolment, locked (`nil` when the person is no longer enrolled), and the level this completion
+    ///   opened, if it opened one: `nil` when the person is no longer enrolled, the session was already done, or it
+    ///   did not finish a level.
+    func recordCompletion(
+        _ completion: PlanCompletion, runID: UUID
+    ) async throws -> (enrolment: PlanEnrolmentModel?, unlock: PlanUnlock?) {
         let sql = try database.sql()
-        guard let enrolment = try await enrolment(in: completion.plan.id) else { return nil }
+        guard let enrolment = try await enrolment(in: completion.plan.id) else { return (nil, nil) }
         // Serialise completions of one enrolment on PostgreSQL (SQLite already holds its write lock here).
         _ = try await sql.select().column("id").from(PlanEnrolmentModel.schema)
             .where("id", .equal, SQLBind(try enrolment.requireID())).for(.update).all()
 
         let before = try await progress(in: completion.plan)
-        guard !before.progress.completedSessionIDs.contains(completion.sessionID) else { return nil }
+        guard !before.progress.completedSessionIDs.contains(completion.sessionID) else { return (enrolment, nil) }
         guard (try? before.progress.recording(
             completedSession: completion.sessionID, of: completion.plan, at: now)) != nil
-        else { return nil }  // locked or unknown: the workout was saved, the session does not count
+        else { return (enrolment, nil) }  // locked or unknown: the workout was saved, the session does not count
 
         let row = PlanSessionCompletionModel()
         row.id = UUID()
@@ -114,6 +120,6 @@ struct PlanProgressStore {
         try await row.create(on: database)
 
         let after = try await progress(in: completion.plan)
-        return after.unlocks.count > before.unlocks.count ? after.unlocks.last : nil
+        return (enrolment, after.unlocks.count > before.unlocks.count ? after.unlocks.last : nil)
     }
 }

@@ -66,7 +66,7 @@ struct TrainerStore {
         var profile = TrainerProfile(
             hostAge: user.age, heightCentimetres: user.heightCentimetres, weightKilograms: user.weightKilograms,
             gender: user.gender)
-        if let stored = try await trainerProfileRow(),
+        if let stored = try await trainerProfileRow(on: database),
             let fields = try? JSONDecoder().decode(TrainerProfile.self, from: stored.profile)
         {
             profile = profile.filling(from: fields)
@@ -74,7 +74,7 @@ struct TrainerStore {
         return profile
     }
 
-    private func trainerProfileRow() async throws -> TrainerProfileModel? {
+    private func trainerProfileRow(on database: any Database) async throws -> TrainerProfileModel? {
         try await TrainerProfileModel.query(on: database)
             .filter(\.$userID == userID).filter(\.$companyID == companyID).first()
     }
@@ -90,10 +90,10 @@ struct TrainerStore {
 
     /// The active conversation, or a new one made by `start` when there is none; `created` says which.
     func startOrResume(
-        _ start: () throws -> TrainerConversation
+        _ start: () async throws -> TrainerConversation
     ) async throws -> (stored: Stored, created: Bool) {
         if let active = try await active() { return (active, false) }
-        let conversation = try start()
+        let conversation = try await start()
         let row = TrainerConversationModel()
         row.id = UUID()
         row.companyID = companyID
@@ -123,10 +123,14 @@ struct TrainerStore {
 
     /// Applies `reply` to the conversation `rawID` and stores the result with the profile answers.
     ///
+    /// `environment(withPain)` gives the conversation's environment; `withPain` is true only in the readiness step,
+    /// whose last answer plans the workout (the only use of the pain log), so other replies skip reading the log.
+    ///
     /// - Throws: ``NotFoundError/trainerConversation(_:)``; `TrainerReplyError` when the reply does not fit (nothing
     ///   is written).
     func reply(
-        _ reply: TrainerReply, to rawID: String, user: UserModel, environment: TrainerEnvironment
+        _ reply: TrainerReply, to rawID: String, user: UserModel,
+        environment: (_ withPain: Bool) async throws -> TrainerEnvironment
     ) async throws -> Stored {
         // Each attempt reads the conversation, applies the reply, and writes only if nobody changed it meanwhile.
         // A lost race rereads: a concurrent copy of the same reply is then found applied (a duplicate).
@@ -134,13 +138,14 @@ struct TrainerStore {
             let stored = try await conversation(rawID)
             var conversation = stored.conversation
             let before = conversation.profile
+            let environment = try await environment(conversation.step == .readiness)
             if try conversation.reply(reply, environment: environment) == .duplicate { return stored }
             let row = stored.row
             let state = try Self.encoder.encode(conversation)
             let status = Self.status(of: conversation)
             let profile = conversation.profile
             do {
-                let written = try await database.transaction { transaction in
+                try await database.transaction { transaction in
                     let record = TrainerReplyModel()
                     record.id = UUID()
                     record.conversationID = try row.requireID()
@@ -164,15 +169,12 @@ struct TrainerStore {
                     if profile != before {
                         try await saveProfile(profile, of: user, on: transaction)
                     }
-                    return true
                 }
-                if written {
-                    row.state = state
-                    row.status = status
-                    row.version += 1
-                    row.updatedAt = now
-                    return Stored(row: row, conversation: conversation)
-                }
+                row.state = state
+                row.status = status
+                row.version += 1
+                row.updatedAt = now
+                return Stored(row: row, conversation: conversation)
             } catch is LostRace {
                 continue
             } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
@@ -216,9 +218,7 @@ struct TrainerStore {
         fields.weightKilograms = nil
         fields.gender = nil
         let data = try Self.encoder.encode(fields)
-        if let existing = try await TrainerProfileModel.query(on: database)
-            .filter(\.$userID == userID).filter(\.$companyID == companyID).first()
-        {
+        if let existing = try await trainerProfileRow(on: database) {
             existing.profile = data
             existing.updatedAt = now
             try await existing.update(on: database)

@@ -163,10 +163,13 @@ struct WorkoutStore {
                 .run()
             guard let planSession else { return (true, nil) }
             let store = PlanProgressStore(database: transaction, companyID: companyID, userID: userID, now: now)
-            let unlock = try await store.recordCompletion(planSession, runID: runID)
-            if let pain = planSession.pain {
+            let (enrolment, unlock) = try await store.recordCompletion(planSession, runID: runID)
+            // Nothing is recorded when the person is no longer enrolled in the plan.
+            if let pain = planSession.pain, let enrolment {
                 try await PlanLoadStore(database: transaction, companyID: companyID, userID: userID, now: now)
-                    .recordOnSave(pain, planID: planSession.plan.id, sessionID: planSession.sessionID, runID: runID)
+                    .recordOnSave(
+                        pain, enrolment: enrolment, planID: planSession.plan.id, sessionID: planSession.sessionID,
+                        runID: runID)
             }
             if let unlock {
                 try await sql.update(WorkoutRunModel.schema)

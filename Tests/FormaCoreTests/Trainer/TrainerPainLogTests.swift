@@ -36,9 +36,13 @@ import Testing
     }
 
     /// A returning person answers readiness well, reporting `knee` at `said` (or no pain when `nil`).
-    static func workout(painLog: PainState, kneeSaid said: Int?) throws -> TrainerConversation {
-        let environment = TrainerEnvironment(
-            now: now, catalog: Fixtures.catalog, generator: Fixtures.generator, pain: painLog)
+    /// Without `painLog` the environment is made without its `pain` parameter at all.
+    static func workout(painLog: PainState?, kneeSaid said: Int?) throws -> TrainerConversation {
+        let environment = if let painLog {
+            TrainerEnvironment(now: now, catalog: Fixtures.catalog, generator: Fixtures.generator, pain: painLog)
+        } else {
+            TrainerEnvironment(now: now, catalog: Fixtures.catalog, generator: Fixtures.generator)
+        }
         var rng = SplitMix64(seed: 7)
         var chat = TrainerConversation(
             profile: TrainerFixtures.completeProfile, history: [], timeZone: TrainerFixtures.berlin,
@@ -72,12 +76,19 @@ import Testing
         }
     }
 
-    @Test func anEmptyLog_changesNothing() throws {
-        let empty = PainState(reports: [], now: Self.now)
-        let withLog = try Self.workout(painLog: empty, kneeSaid: nil)
-        #expect(withLog.decision?.kind == .trainAsPlanned && withLog.workout != nil)
-        let withoutLog = try Self.workout(painLog: try Self.log("knee", 0), kneeSaid: nil)
-        #expect(withLog == withoutLog)
+    @Test func anEmptyLog_changesNothing_aNonEmptyOneDoes() throws {
+        // setup: the same chat with no pain parameter at all, an empty log, a knee logged at 0, and one at 7
+        let withoutLog = try Self.workout(painLog: nil, kneeSaid: nil)
+        let empty = try Self.workout(painLog: PainState(reports: [], now: Self.now), kneeSaid: nil)
+        let zero = try Self.workout(painLog: try Self.log("knee", 0), kneeSaid: nil)
+        let sore = try Self.workout(painLog: try Self.log("knee", 7), kneeSaid: nil)
+
+        // verify: an empty log (or one at 0) gives the chat without a log; the knee at 7 changes the day
+        #expect(withoutLog.decision?.kind == .trainAsPlanned && withoutLog.workout != nil)
+        #expect(empty == withoutLog)
+        #expect(zero == withoutLog)
+        #expect(sore.decision?.kind == .mobility)
+        #expect(sore.workout != withoutLog.workout)
     }
 
     @Test func aReportOlderThanTheWindow_noLongerCounts() throws {

@@ -54,6 +54,31 @@ struct TrainerPainAPITests {
         }
     }
 
+    @Test func aKneeReportOlderThanSevenDaysNoLongerSparesTheKnee() async throws {
+        let catalog = try Self.catalog.get()
+        let clock = TestClock()
+        try await withFormaApp(clock: clock, random: .seeded(7)) { app in
+            // setup: Ada logged her left knee at 7/10, then eight days pass without another report
+            let api = APIClient(app: app)
+            let key = try await api.createCompany("Physio")
+            #expect(try await PainPatient.of(api, key: key, user: "ada").report("knee", intensity: 7).status == .created)
+            clock.advance(seconds: 8 * 24 * 3600)
+            let ada = TrainerClient.of(api, key: key, user: "ada")
+
+            // act
+            let planned = try await answerToTheWorkout(ada, from: try ada.start().json())
+
+            // verify: the expired report no longer counts: the day is trained as planned and may load the knee again
+            #expect(planned.decision?.kind == "train_as_planned", "\(planned.decision?.explanation ?? "")")
+            #expect(planned.decision?.explanation.contains("knee") == false)
+            let workout = try #require(planned.workout)
+            let loadsKnee = try workout.items.contains { item in
+                try #require(catalog[item.exerciseId]).loadedRegions.contains(.knee)
+            }
+            #expect(loadsKnee)
+        }
+    }
+
     @Test func mildPainInTheLogLeavesOnlyLowLoadWorkForThatRegion() async throws {
         let catalog = try Self.catalog.get()
         let clock = TestClock()
