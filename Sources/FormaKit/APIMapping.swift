@@ -183,3 +183,49 @@ extension Leaderboard {
         self.init(exercise: api.exercise, seconds: api.seconds, entries: api.entries.map(entry), me: api.me.map(entry))
     }
 }
+
+extension PainProgress {
+    init(_ api: Components.Schemas.PainProgress) {
+        self.init(
+            timeZone: api.timeZone, from: api.from, to: api.to,
+            regions: api.regions.map { region in
+                .init(
+                    region: region.region, label: region.label,
+                    days: region.points.map { .init(date: $0.date, intensity: $0.intensity, reports: $0.reports) })
+            })
+    }
+}
+
+extension TrainingProgress {
+    init(_ api: Components.Schemas.TrainingProgress) {
+        self.init(
+            timeZone: api.timeZone, from: api.from, to: api.to,
+            weeks: api.weeks.map {
+                .init(
+                    weekStart: $0.weekStart, workouts: $0.workouts, activeSeconds: $0.activeSeconds,
+                    minutes: $0.minutes, repetitions: $0.repetitions)
+            },
+            workouts: api.totals.workouts, activeSeconds: api.totals.activeSeconds,
+            minutes: api.totals.minutes, repetitions: api.totals.repetitions)
+    }
+}
+
+extension FitnessTestProgress {
+    init(_ api: Components.Schemas.FitnessTestProgress) {
+        self.init(
+            timeZone: api.timeZone, from: api.from, to: api.to,
+            exercises: api.exercises.map { exercise in
+                .init(
+                    exerciseId: exercise.exerciseId, name: exercise.name,
+                    results: exercise.points.map { point in
+                        .init(
+                            testId: point.testId, date: point.date, completedAt: point.completedAt,
+                            reps: point.reps, ratePerMinute: point.ratePerMinute,
+                            previous: point.previous.map {
+                                .init(testId: $0.testId, date: $0.date, reps: $0.reps, ratePerMinute: $0.ratePerMinute)
+                            },
+                            change: point.change)
+                    })
+            })
+    }
+}

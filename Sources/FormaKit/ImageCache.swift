@@ -150,7 +150,7 @@ public actor ImageCache {
                     metadata.noCache = rules.noCache
                     metadata.maxAgeSeconds = rules.maxAgeSeconds
                 }
-                store(metadata, data: data)
+                store(metadata, data: data, bytesChanged: false)
             }
             return CachedImage(data: data, contentType: metadata.contentType, eTag: metadata.eTag, origin: .revalidated)
         }
@@ -202,7 +202,9 @@ public actor ImageCache {
         return loaded
     }
 
-    private func store(_ metadata: Metadata, data: Data) {
+    /// Keeps `data` in memory and on disk. After a `304` (`bytesChanged` false) only the metadata file is
+    /// written: the bytes on disk are the ones just used, unless the data file has gone.
+    private func store(_ metadata: Metadata, data: Data, bytesChanged: Bool = true) {
         useCounter += 1
         keepInMemory(Entry(metadata: metadata, data: data, lastUse: useCounter), for: metadata.key)
         guard let directory, let files = files(for: metadata.key), let json = try? JSONEncoder().encode(metadata)
@@ -210,7 +212,9 @@ public actor ImageCache {
         // Bytes first, then the metadata that vouches for them; a crash in between leaves an entry that the byte
         // count check refuses.
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try? data.write(to: files.data, options: .atomic)
+        if bytesChanged || !FileManager.default.fileExists(atPath: files.data.path) {
+            try? data.write(to: files.data, options: .atomic)
+        }
         try? json.write(to: files.metadata, options: .atomic)
     }
 

@@ -97,13 +97,7 @@ extension FormaKit {
             let body = try await client.getPainProgress(
                 query: .init(from: from, to: to, timeZone: timeZone, region: region)
             ).ok.body.json
-            return PainProgress(
-                timeZone: body.timeZone, from: body.from, to: body.to,
-                regions: body.regions.map { region in
-                    .init(
-                        region: region.region, label: region.label,
-                        days: region.points.map { .init(date: $0.date, intensity: $0.intensity, reports: $0.reports) })
-                })
+            return PainProgress(body)
         }
     }
 
@@ -114,15 +108,7 @@ extension FormaKit {
         try await call { client in
             let body = try await client.getTrainingProgress(query: .init(from: from, to: to, timeZone: timeZone))
                 .ok.body.json
-            return TrainingProgress(
-                timeZone: body.timeZone, from: body.from, to: body.to,
-                weeks: body.weeks.map {
-                    .init(
-                        weekStart: $0.weekStart, workouts: $0.workouts, activeSeconds: $0.activeSeconds,
-                        minutes: $0.minutes, repetitions: $0.repetitions)
-                },
-                workouts: body.totals.workouts, activeSeconds: body.totals.activeSeconds,
-                minutes: body.totals.minutes, repetitions: body.totals.repetitions)
+            return TrainingProgress(body)
         }
     }
 
@@ -134,21 +120,7 @@ extension FormaKit {
             let body = try await client.getFitnessTestProgress(
                 query: .init(from: from, to: to, timeZone: timeZone, exerciseId: exerciseId)
             ).ok.body.json
-            return FitnessTestProgress(
-                timeZone: body.timeZone, from: body.from, to: body.to,
-                exercises: body.exercises.map { exercise in
-                    .init(
-                        exerciseId: exercise.exerciseId, name: exercise.name,
-                        results: exercise.points.map { point in
-                            .init(
-                                testId: point.testId, date: point.date, completedAt: point.completedAt,
-                                reps: point.reps, ratePerMinute: point.ratePerMinute,
-                                previous: point.previous.map {
-                                    .init(testId: $0.testId, date: $0.date, reps: $0.reps, ratePerMinute: $0.ratePerMinute)
-                                },
-                                change: point.change)
-                        })
-                })
+            return FitnessTestProgress(body)
         }
     }
 }

@@ -72,6 +72,32 @@ struct ImageCacheTests {
         #expect(await cache.isOnDisk("a"))
     }
 
+    @Test func aNotModifiedRewritesTheMetadataButNotTheBytes() async throws {
+        // setup: a kept no-cache image whose two files are dated 2001, so any write shows
+        let directory = Self.directory()
+        let origin = PictureOrigin(Self.picture, cacheControl: "private, no-cache")
+        let cache = ImageCache(directory: directory)
+        _ = try await cache.image(for: "a") { origin.answer($0) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let data = directory.appendingPathComponent(try #require(names.first { $0.hasSuffix(".data") }))
+        let metadata = directory.appendingPathComponent(try #require(names.first { $0.hasSuffix(".json") }))
+        let old = Date(timeIntervalSinceReferenceDate: 0)
+        for file in [data, metadata] {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path)
+        }
+        func modified(_ file: URL) throws -> Date? {
+            try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+        }
+
+        // act
+        let image = try await cache.image(for: "a") { origin.answer($0) }
+
+        // verify: the 304 renewed the metadata; the bytes' file is the one written after the 200
+        #expect(image.origin == .revalidated && origin.notModified == 1)
+        #expect(try modified(data) == old && (try Data(contentsOf: data)) == Self.picture)
+        #expect(try modified(metadata) != old)
+    }
+
     @Test func maxAgeServesWithoutAskingUntilItRunsOut() async throws {
         // setup
         let clock = HandClock()

@@ -2,28 +2,14 @@
 // charts over categories (weeks, fitness tests) with one or two bars each. Every chart is an image with a title and
 // a summary for screen readers, and carries a table of the same values (visually hidden) next to it. Every data mark
 // has data-series, data-label and data-value attributes, so tests and tools can read what was drawn.
-import { h } from './dom.js';
+import { h, svg } from './dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 640;
 const HEIGHT = 260;
 const MARGIN = { left: 56, right: 16, top: 16, bottom: 48 };
 const PLOT_W = WIDTH - MARGIN.left - MARGIN.right;
 const PLOT_H = HEIGHT - MARGIN.top - MARGIN.bottom;
 let chartCount = 0;
-
-export function svg(tag, attributes = {}, ...children) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    element.setAttribute(name, String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === undefined || child === null || child === false) continue;
-    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return element;
-}
 
 // `YYYY-MM-DD` → milliseconds at UTC midnight, so day arithmetic never meets a daylight-saving change. The server
 // already chose the person's time zone for its days.

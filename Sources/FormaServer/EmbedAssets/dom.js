@@ -20,6 +20,21 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+// An SVG element, as `h` makes an HTML one: attributes set as strings, children appended as nodes or as text
+// (0 included); undefined, null and false are left out.
+export function svg(tag, attributes = {}, ...children) {
+  const element = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    element.setAttribute(name, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
 export function show(...children) {
   const root = document.getElementById('app');
   root.replaceChildren(...children.flat());

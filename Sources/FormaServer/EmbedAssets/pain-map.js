@@ -1,19 +1,8 @@
 // The pain map (/embed/pain-map, docs/rehab.md): the body map from GET /v1/body-map drawn as two SVG figures, a tap
 // or a key press choosing a region, and a form that saves a pain report and tells the host (`pain_reported`).
-import { h, show } from './dom.js';
+import { h, show, svg } from './dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const HEIGHT = 1000; // a figure's height in SVG units; its width is HEIGHT × aspectRatio
-
-function svg(tag, attributes = {}, ...children) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    element.setAttribute(name, String(value));
-  }
-  for (const child of children.flat()) if (child) element.append(child);
-  return element;
-}
 
 // The core's hit test (FormaCore BodyMap.hitTest): areas in hit order, the first whose shape holds the point wins;
 // a box includes its edges, a polygon uses the even-odd crossing rule.

@@ -17,9 +17,8 @@ extension FormaAPIHandler {
     {
         let me = try Caller.person()
         let query = input.query
-        let range = try progressRange(
+        let (range, zoneName) = try progressRange(
             from: query.from, to: query.to, timeZone: query.timeZone, defaultDays: ProgressDefaults.painDays, me: me)
-        let zoneName = try progressTimeZone(query.timeZone, me: me).name
         var region: BodyRegion?
         if let raw = query.region {
             guard let known = BodyRegion(rawValue: raw) else {
@@ -45,17 +44,11 @@ extension FormaAPIHandler {
     {
         let me = try Caller.person()
         let query = input.query
-        let zoneName = try progressTimeZone(query.timeZone, me: me).name
-        // Twelve whole weeks ending with the week of `to`, unless `from` is given.
-        var from = query.from
-        if from == nil {
-            let last = try progressRange(
-                from: nil, to: query.to, timeZone: query.timeZone, defaultDays: 1, me: me
-            ).last
-            from = last.monday.adding(days: -7 * (ProgressDefaults.trainingWeeks - 1)).description
-        }
-        let range = try progressRange(from: from, to: query.to, timeZone: query.timeZone, defaultDays: 1, me: me)
-            .wholeWeeks
+        // Whole weeks, widened here only; twelve ending with the week of `to` unless `from` is given.
+        var (range, zoneName) = try progressRange(
+            from: query.from, to: query.to, timeZone: query.timeZone, defaultDays: 1, me: me)
+        if query.from == nil { range.first = range.last.monday.adding(days: -7 * (ProgressDefaults.trainingWeeks - 1)) }
+        range = range.wholeWeeks
         let weeks = try await progressStore(for: me).training(in: range)
         let seconds = weeks.reduce(0) { $0 + $1.activeSeconds }
         return .ok(.init(body: .json(.init(
@@ -75,10 +68,9 @@ extension FormaAPIHandler {
     {
         let me = try Caller.person()
         let query = input.query
-        let range = try progressRange(
+        let (range, zoneName) = try progressRange(
             from: query.from, to: query.to, timeZone: query.timeZone, defaultDays: ProgressDefaults.fitnessDays,
             me: me)
-        let zoneName = try progressTimeZone(query.timeZone, me: me).name
         if let id = query.exerciseId, engine.catalog[id] == nil {
             throw InputError.badParameter(FieldIssue(field: "exerciseId", message: "'\(id)' is not a catalogue exercise"))
         }
@@ -136,13 +128,17 @@ extension FormaAPIHandler {
         return LocalDay(clock.now, in: calendar)
     }
 
+    /// The days of a progress query and the name of its time zone (``progressTimeZone(_:me:)``), resolved once.
     private func progressRange(
         from: String?, to: String?, timeZone: String?, defaultDays: Int, me: AuthenticatedUser
-    ) throws(InputError) -> ProgressRange {
-        let zone = try progressTimeZone(timeZone, me: me).zone
+    ) throws(InputError) -> (range: ProgressRange, zoneName: String) {
+        let (zone, name) = try progressTimeZone(timeZone, me: me)
         do {
-            return try ProgressRange.resolve(
-                from: from, to: to, today: today(in: zone), defaultDays: defaultDays, timeZone: zone)
+            return (
+                try ProgressRange.resolve(
+                    from: from, to: to, today: today(in: zone), defaultDays: defaultDays, timeZone: zone),
+                name
+            )
         } catch {
             throw .badParameter(error)
         }

@@ -23,9 +23,9 @@ struct ProgressStore {
         return ProgressSeries.painByDay(rows.compactMap(PainLog.report), in: range)
     }
 
-    /// Saved runs per week over `range` widened to whole weeks.
+    /// Saved runs per week over `range`, whole weeks (the handler widens it).
     func training(in range: ProgressRange) async throws -> [TrainingWeek] {
-        let interval = range.wholeWeeks.interval
+        let interval = range.interval
         let rows = try await WorkoutRunModel.query(on: database)
             .filter(\.$userID == userID).filter(\.$companyID == companyID)
             .filter(\.$status == WorkoutRunStatus.completed.rawValue)

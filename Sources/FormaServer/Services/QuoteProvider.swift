@@ -15,12 +15,25 @@ public struct QuoteProviderSettings: Sendable, Equatable, CustomStringConvertibl
     public var timeoutSeconds: Double
     /// An answer longer than this is refused unread.
     public var maximumResponseBytes: Int
+    /// Waits out the time-out of an answer that has not ended; `nil`, as in production, sleeps `timeoutSeconds`.
+    /// Tests pass a wait they end themselves. The HTTP client's own deadline stays `timeoutSeconds`.
+    public var timeOut: (@Sendable () async -> Void)?
 
-    public init(url: String, apiKey: String? = nil, timeoutSeconds: Double = 2, maximumResponseBytes: Int = 64 * 1024) {
+    public init(
+        url: String, apiKey: String? = nil, timeoutSeconds: Double = 2, maximumResponseBytes: Int = 64 * 1024,
+        timeOut: (@Sendable () async -> Void)? = nil
+    ) {
         self.url = url
         self.apiKey = apiKey
         self.timeoutSeconds = timeoutSeconds
         self.maximumResponseBytes = maximumResponseBytes
+        self.timeOut = timeOut
+    }
+
+    /// Equal settings name the same provider and limits; the time-out wait is not compared.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.url, lhs.apiKey, lhs.timeoutSeconds, lhs.maximumResponseBytes)
+            == (rhs.url, rhs.apiKey, rhs.timeoutSeconds, rhs.maximumResponseBytes)
     }
 
     /// The host only: the URL may carry credentials and the key is a secret.
@@ -122,6 +135,7 @@ actor QuoteProvider {
         let timeout = settings.timeoutSeconds
         let limit = settings.maximumResponseBytes
         let prepared = request
+        let timeOut = settings.timeOut ?? { try? await Task.sleep(for: .nanoseconds(Int64(timeout * 1_000_000_000))) }
         let outcome: Result<Data, Failure> = await withTaskGroup(of: Result<Data, Failure>?.self) { group in
             group.addTask {
                 let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout * 1_000_000_000))
@@ -146,7 +160,7 @@ actor QuoteProvider {
             }
             // The client's deadline covers connecting and the head; this one also covers a body that trickles.
             group.addTask {
-                try? await Task.sleep(for: .nanoseconds(Int64(timeout * 1_000_000_000)))
+                await timeOut()
                 return Task.isCancelled ? nil : .failure(.timedOut(seconds: timeout))
             }
             var first: Result<Data, Failure> = .failure(.timedOut(seconds: timeout))

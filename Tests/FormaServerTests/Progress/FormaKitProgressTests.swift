@@ -19,7 +19,14 @@ struct FormaKitProgressTests {
             _ = try await kit.reportPain(at: knee, intensity: 7, kind: "sharp", when: "movement")
             clock.advance(seconds: 86_400)
             _ = try await kit.reportPain(at: knee, intensity: 3, kind: "aching", when: "rest")
-            try await Self.saveRun(Trainee(api: api, headers: Auth.key(key, user: "user-42")), reps: 20, clock: clock)
+            let person = Trainee(api: api, headers: Auth.key(key, user: "user-42"))
+            try await Self.saveRun(person, reps: 20, clock: clock)
+            // and two fitness tests of push-ups a minute apart, so the second has a previous result and a change
+            try await person.track("Pushups")
+            let first = try await ProgressAPITests.fitnessTest(person, [("Pushups", 8, 2.5)], seed: 1)
+            clock.advance(seconds: 60)
+            let second = try await ProgressAPITests.fitnessTest(person, [("Pushups", 10, 2.0)], seed: 3)
+            let served: FitnessProgressBody = try await api.progress("fitness-tests", headers: person.headers)
 
             // act
             let pain = try await kit.painProgress(from: "2027-01-10", to: "2027-01-16", timeZone: "UTC")
@@ -39,7 +46,22 @@ struct FormaKitProgressTests {
             #expect(training.weeks.map(\.weekStart) == ["2027-01-11"])
             #expect(training.weeks.first?.activeSeconds == 600 && training.weeks.first?.minutes == 10)
             #expect(training.repetitions == 20 && training.workouts == 1 && training.minutes == 10)
-            #expect(fitness.exercises.isEmpty && fitness.to == "2027-01-16")
+            #expect(fitness.to == "2027-01-16" && fitness.from == served.from && fitness.timeZone == served.timeZone)
+            #expect(fitness.exercises.map(\.exerciseId) == ["Pushups"] && fitness.exercises.first?.name == served.exercises.first?.name)
+            #expect(served.exercises.first?.points.map(\.testId) == [first.id, second.id])
+            let results = try #require(fitness.exercises.first).results
+            let points = try #require(served.exercises.first).points
+            #expect(results.count == 2 && points.count == 2)
+            for (result, point) in zip(results, points) {
+                #expect(result.testId == point.testId && result.date == point.date)
+                #expect(result.completedAt == point.completedAt && result.reps == point.reps)
+                #expect(result.ratePerMinute == point.ratePerMinute && result.change == point.change)
+                #expect(result.previous?.testId == point.previous?.testId && result.previous?.date == point.previous?.date)
+                #expect(result.previous?.reps == point.previous?.reps)
+                #expect(result.previous?.ratePerMinute == point.previous?.ratePerMinute)
+            }
+            #expect(results.map(\.reps) == [8, 10] && results.map(\.previous?.testId) == [nil, first.id])
+            #expect(results[1].change != nil && results[1].ratePerMinute != nil)
             #expect(badDay == [400: ["from"]])
             #expect(badExercise == [400: ["exerciseId"]])
         }

@@ -70,7 +70,8 @@ struct ProgressAPITests {
         for other in [bo, cy] {
             let reply = try await other.report("knee", intensity: 9, at: try time("2027-01-10T12:00:00Z"))
             #expect(reply.status == .created, "\(reply.text)")
-            _ = try await other.report("neck", intensity: 6, at: try time("2027-01-11T12:00:00Z"))
+            let neck = try await other.report("neck", intensity: 6, at: try time("2027-01-11T12:00:00Z"))
+            #expect(neck.status == .created, "\(neck.text)")
         }
     }
 

@@ -16,13 +16,48 @@ final class FakeQuoteProvider: Sendable {
         var apiKey: String?
     }
 
+    private struct Arrivals {
+        var received: [Received] = []
+        var waiters: [UUID: (path: String, continuation: CheckedContinuation<Void, Never>)] = [:]
+    }
+
     let port: Int
-    private let received = NIOLockedValueBox<[Received]>([])
+    private let arrivals = NIOLockedValueBox(Arrivals())
     private let released = NIOLockedValueBox(false)
 
     private init(port: Int) { self.port = port }
 
-    var requests: [Received] { received.withLockedValue { $0 } }
+    var requests: [Received] { arrivals.withLockedValue { $0.received } }
+
+    /// Returns once a request for `path` has arrived (at once if one has), or when the waiting task is cancelled.
+    func arrival(of path: String) async {
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = arrivals.withLockedValue { state in
+                    if Task.isCancelled || state.received.contains(where: { $0.path == path }) { return true }
+                    state.waiters[id] = (path, continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            arrivals.withLockedValue { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
+        }
+    }
+
+    private func record(_ request: Request) {
+        let entry = Received(
+            path: request.url.path, category: request.query[String.self, at: "category"],
+            apiKey: request.headers.first(name: "X-Api-Key"))
+        let woken = arrivals.withLockedValue { state in
+            state.received.append(entry)
+            let woken = state.waiters.filter { $0.value.path == entry.path }
+            for id in woken.keys { state.waiters[id] = nil }
+            return woken.values.map(\.continuation)
+        }
+        for continuation in woken { continuation.resume() }
+    }
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
@@ -33,13 +68,7 @@ final class FakeQuoteProvider: Sendable {
         app.http.server.configuration.port = 0
         let box = NIOLockedValueBox<FakeQuoteProvider?>(nil)
         @Sendable func record(_ request: Request) {
-            box.withLockedValue { fake in
-                fake?.received.withLockedValue {
-                    $0.append(Received(
-                        path: request.url.path, category: request.query[String.self, at: "category"],
-                        apiKey: request.headers.first(name: "X-Api-Key")))
-                }
-            }
+            box.withLockedValue { $0 }?.record(request)
         }
         app.get("ok") { request -> Response in
             record(request)
@@ -133,14 +162,17 @@ final class CapturedLogs: Sendable {
 struct QuoteProviderTests {
     static let key = "qk_super-secret-provider-key"
 
-    /// The time-out for the hanging provider: short, so the test waits half a second rather than two. Every other
-    /// provider gets a generous one, so a loaded test machine answering slowly does not turn an answer (or a 500)
-    /// into a time-out.
-    static let hangTimeoutSeconds = 0.5
+    /// The hanging provider's configured time-out, never waited for: its time-out fires as soon as the fake has
+    /// the request (`settings`). Every other provider gets a generous real one, so a loaded test machine answering
+    /// slowly does not turn an answer (or a 500) into a time-out.
+    static let hangTimeoutSeconds = 600.0
 
     static func settings(_ fake: FakeQuoteProvider, _ path: String) -> QuoteProviderSettings {
-        QuoteProviderSettings(
-            url: fake.url(path), apiKey: key, timeoutSeconds: path == "/hang" ? hangTimeoutSeconds : 10)
+        path == "/hang"
+            ? QuoteProviderSettings(
+                url: fake.url(path), apiKey: key, timeoutSeconds: hangTimeoutSeconds,
+                timeOut: { await fake.arrival(of: "/hang") })
+            : QuoteProviderSettings(url: fake.url(path), apiKey: key, timeoutSeconds: 10)
     }
 
     @Test func aProviderThatAnswersIsUsedWithItsKeyAndAskedOncePerDayAndCategory() async throws {
