@@ -20,6 +20,27 @@ public struct PainAwareWorkout: Sendable, Hashable, Codable {
     public var leftOut: [LeftOutExercise]
 }
 
+/// How pain shaped a workout: the restrictions that applied and the exercises they left out. The trainer stores it
+/// with its workout, as `POST /v1/workouts/generate` stores ``PainAwareWorkout``'s.
+public struct WorkoutPainSection: Sendable, Hashable, Codable {
+    /// The restrictions that applied, head to foot.
+    public var restrictions: [PainRestriction]
+    /// Exercises the request could have used but pain ruled out, in catalogue order.
+    public var leftOut: [LeftOutExercise]
+
+    public init(restrictions: [PainRestriction], leftOut: [LeftOutExercise]) {
+        self.restrictions = restrictions
+        self.leftOut = leftOut
+    }
+}
+
+extension PainAwareWorkout {
+    /// The workout's pain section, or `nil` when nothing hurt.
+    public var painSection: WorkoutPainSection? {
+        restrictions.isEmpty ? nil : WorkoutPainSection(restrictions: restrictions, leftOut: leftOut)
+    }
+}
+
 /// Why no workout could be generated around a person's pain.
 public enum PainAwareGenerationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The request is malformed; the error names the field.

@@ -84,6 +84,16 @@ extension TrainerConversation {
             return
         }
         self.workout = workout
+        if !restrictions.isEmpty {
+            // The exercises pain left out, judged against the request without the regions pain itself avoids (the
+            // profile's own painful regions stay avoided), as `POST /v1/workouts/generate` reports them.
+            var basis = workout.request
+            let restricted = Set(restrictions.map(\.region))
+            basis.avoiding = planned.avoiding.filter { !restricted.contains($0) }
+            let leftOut = environment.generator.leftOut(by: restrictions, for: basis)
+            workoutPain = WorkoutPainSection(restrictions: restrictions, leftOut: leftOut)
+            say(Self.painNote(restrictions: restrictions, leftOut: leftOut))
+        }
         if decision.kind == .reduce, workout.request.categories == [.stretching], planned.categories != [.stretching] {
             say("Even a short version of your usual session would be more than today calls for, so it's mobility work.")
         }
@@ -100,6 +110,18 @@ extension TrainerConversation {
             let level = max(said, log.intensity(of: region))
             return level > 0 ? PainRating(region: region, level: level) : nil
         }
+    }
+
+    /// "To spare your pain I left out 14 exercises, such as Barbell Squat and Lunge. Knee pain 7/10: nothing may load
+    /// it."
+    static func painNote(restrictions: [PainRestriction], leftOut: [LeftOutExercise]) -> String {
+        let rules = restrictions.map { $0.explanation.prefix(1).uppercased() + $0.explanation.dropFirst() + "." }
+            .joined(separator: " ")
+        guard !leftOut.isEmpty else { return rules }
+        let examples = leftOut.prefix(2).map(\.name).joined(separator: " and ")
+        let count = leftOut.count == 1 ? "one exercise" : "\(leftOut.count) exercises"
+        let such = leftOut.count == 1 ? ", \(examples)" : ", such as \(examples)"
+        return "To spare your pain I left out \(count)\(such). " + rules
     }
 
     /// "Today's workout, about 25 minutes: Push-ups 3 × 10, Plank 3 × 30 s, … (plus warm-up and cool-down)."

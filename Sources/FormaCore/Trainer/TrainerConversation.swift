@@ -45,6 +45,8 @@ public struct TrainerConversation: Sendable, Hashable, Codable {
     public internal(set) var decision: ReadinessDecision?
     /// Today's workout, once readiness allows one; `nil` on a rest day.
     public internal(set) var workout: Workout?
+    /// How pain shaped today's workout (the restrictions and the exercises they left out); `nil` when nothing hurt.
+    public internal(set) var workoutPain: WorkoutPainSection?
     var workoutEndedAt: Date?
     var minutesTrained: Int?
     var sessionRPE: Int?

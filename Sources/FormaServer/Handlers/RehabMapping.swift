@@ -97,8 +97,12 @@ enum RehabMapping {
 
     /// How pain shaped a generated workout; `nil` when nothing hurt.
     static func adjustment(_ workout: PainAwareWorkout) -> Components.Schemas.WorkoutPainAdjustment? {
-        guard !workout.restrictions.isEmpty else { return nil }
-        return .init(
+        workout.painSection.map(adjustment)
+    }
+
+    /// A workout's pain section (the generator's, or the trainer's) as the API's.
+    static func adjustment(_ workout: WorkoutPainSection) -> Components.Schemas.WorkoutPainAdjustment {
+        .init(
             restrictions: workout.restrictions.map {
                 .init(
                     region: $0.region.rawValue, intensity: $0.intensity, restriction: restriction($0.kind),

@@ -123,7 +123,7 @@ enum TrainerMapping {
                     kind: .init(rawValue: $0.kind.rawValue) ?? .rest, explanation: $0.explanation,
                     avoiding: $0.avoiding.map(\.rawValue))
             },
-            workout: conversation.workout.map(workout),
+            workout: conversation.workout.map { workout($0, pain: conversation.workoutPain) },
             checkIn: conversation.checkIn.map {
                 .init(endedAt: $0.endedAt, minutes: $0.minutes, sessionRPE: $0.sessionRPE, feeling: $0.feeling.rawValue)
             },
@@ -148,10 +148,10 @@ enum TrainerMapping {
             painfulRegions: profile.painfulRegions?.map(\.rawValue))
     }
 
-    static func workout(_ workout: Workout) -> Components.Schemas.TrainerWorkout {
+    static func workout(_ workout: Workout, pain: WorkoutPainSection?) -> Components.Schemas.TrainerWorkout {
         .init(
             minutes: workout.request.durationMinutes, estimatedSeconds: workout.estimatedSeconds,
             seed: Int64(clamping: workout.seed), request: WorkoutMapping.request(workout.request),
-            items: workout.items.map(WorkoutMapping.item))
+            items: workout.items.map(WorkoutMapping.item), pain: pain.map(RehabMapping.adjustment))
     }
 }

@@ -74,6 +74,22 @@ import Testing
             let exercise = try #require(Fixtures.catalog[item.exerciseID])
             #expect(!exercise.loadedRegions.contains(.knee), "\(exercise.name) loads the knee")
         }
+        // verify: the workout's pain section names the knee rule and what it left out, none of it in the workout
+        let pain = try #require(chat.workoutPain)
+        #expect(pain.restrictions == [PainRestriction(region: .knee, intensity: 7, kind: .avoid)])
+        #expect(!pain.leftOut.isEmpty)
+        let played = Set(workout.items.map(\.exerciseID))
+        for left in pain.leftOut {
+            #expect(!played.contains(left.exerciseID))
+            #expect(try #require(Fixtures.catalog[left.exerciseID]).loadedRegions.contains(.knee))
+        }
+        #expect(chat.messages.contains { $0.text.hasPrefix("To spare your pain I left out \(pain.leftOut.count) exercises") })
+    }
+
+    @Test func withoutPain_theWorkoutHasNoPainSection() throws {
+        let chat = try Self.workout(painLog: nil, kneeSaid: nil)
+        #expect(chat.workout != nil && chat.workoutPain == nil)
+        #expect(!chat.messages.contains { $0.text.contains("left out") })
     }
 
     @Test func anEmptyLog_changesNothing_aNonEmptyOneDoes() throws {

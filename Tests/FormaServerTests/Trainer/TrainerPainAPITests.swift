@@ -51,6 +51,22 @@ struct TrainerPainAPITests {
                 let exercise = try #require(catalog[item.exerciseId])
                 #expect(!exercise.loadedRegions.contains(.knee), "\(exercise.name) loads the knee")
             }
+            // verify: the workout says what pain left out and why, as a generated workout does, and so does the chat
+            let pain = try #require(workout.pain, "the trainer's workout has no pain section")
+            #expect(pain.restrictions.map(\.region) == ["knee"])
+            #expect(pain.restrictions.first?.restriction == "avoid" && pain.restrictions.first?.intensity == 7)
+            #expect(!pain.leftOut.isEmpty)
+            let played = Set(workout.items.map(\.exerciseId))
+            for left in pain.leftOut {
+                #expect(!played.contains(left.exerciseId), "\(left.name) is both left out and in the workout")
+                #expect(left.region == "knee" && left.reason.hasPrefix(left.name + ": "), "\(left.reason)")
+                #expect(try #require(catalog[left.exerciseId]).loadedRegions.contains(.knee))
+            }
+            #expect(planned.messages.contains { $0.author == "trainer" && $0.text.contains("left out") })
+
+            // verify: a reload reads the same pain section from storage
+            let reread = try await ada.get(planned.id)
+            #expect(try reread.json(TrainerConversationBody.self).workout?.pain == pain)
         }
     }
 
@@ -72,6 +88,7 @@ struct TrainerPainAPITests {
             #expect(planned.decision?.kind == "train_as_planned", "\(planned.decision?.explanation ?? "")")
             #expect(planned.decision?.explanation.contains("knee") == false)
             let workout = try #require(planned.workout)
+            #expect(workout.pain == nil)
             let loadsKnee = try workout.items.contains { item in
                 try #require(catalog[item.exerciseId]).loadedRegions.contains(.knee)
             }
@@ -93,9 +110,14 @@ struct TrainerPainAPITests {
             // act
             let planned = try await answerToTheWorkout(ada, from: try ada.start().json())
 
-            // verify: no exercise loads the shoulder harder than low load
+            // verify: no exercise loads the shoulder harder than low load, and the workout says so
             let workout = try #require(planned.workout)
             #expect(!workout.items.isEmpty)
+            let pain = try #require(workout.pain)
+            #expect(pain.restrictions.map(\.restriction) == ["low-load-only"] && pain.restrictions.first?.region == "shoulder")
+            for left in pain.leftOut {
+                #expect(try #require(catalog[left.exerciseId]).loadLevel > .low, "\(left.name) is low load")
+            }
             for item in workout.items {
                 let exercise = try #require(catalog[item.exerciseId])
                 #expect(

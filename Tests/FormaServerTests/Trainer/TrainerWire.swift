@@ -51,6 +51,8 @@ struct TrainerConversationBody: Decodable, Equatable {
         let minutes: Int
         let request: Request
         let items: [Item]
+        /// How pain shaped the workout, read as `POST /v1/workouts/generate`'s pain section.
+        let pain: PainAwareWorkoutBody.Pain?
     }
 
     struct CheckIn: Decodable, Equatable {
