@@ -95,6 +95,7 @@ extension APIProblem {
         case .webhook: "the company has no webhook; set one with PUT /v1/company/webhook"
         case .trainerConversation(let id): "no trainer conversation '\(id)'"
         case .planSessionPain(let id): "no pain record '\(id)' of a session of this plan"
+        case .theme(let id): "no theme '\(id)'"
         }
     }
 
@@ -117,6 +118,8 @@ extension APIProblem {
         case .tooManyReminders(let limit):
             return .conflict(
                 "you already have \(limit) reminders; delete one or reuse its key to replace it", field: "key")
+        case .tooManyThemes(let limit):
+            return .conflict("you already have \(limit) themes; remove one before adding another")
         }
     }
 

@@ -71,6 +71,8 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case webhook
     case trainerConversation(String)
     case planSessionPain(String)
+    /// No workout theme with this id.
+    case theme(String)
 }
 
 /// The request does not fit the current state of what it changes.
@@ -86,6 +88,8 @@ enum StateError: DomainError, Sendable, Equatable {
     case sessionLocked(sessionID: String, level: Int, unlockedLevel: Int)
     /// A new reminder key for a person who holds the most reminders allowed.
     case tooManyReminders(limit: Int)
+    /// A new theme for a person who holds the most themes allowed.
+    case tooManyThemes(limit: Int)
 }
 
 /// The server cannot answer now; the client may try again.
