@@ -769,6 +769,53 @@ def test_theme_is_shown_and_told_to_the_host(harness):
     assert harness.api("GET", f"/v1/me/themes/{yoga['id']}", user)["completed"] == 0
 
 
+def test_themes_page(harness):
+    """/embed/themes: the person adds a theme with the form (a bad number is refused next to its field, nothing
+    stored), sees it listed with the workouts left, and removes it; axe-core finds no violation."""
+    from axe_selenium_python import Axe
+
+    driver = harness.driver
+    user = "themes-page-user"
+    open_in_iframe(harness, f"{harness.base}/embed/themes?company=Acme", user)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#themes li.empty"), 30, "the empty list")
+
+    def fill(name, theme, workouts):
+        for field, value in (("name", name), ("theme", theme), ("workouts", workouts)):
+            box = driver.find_element(By.ID, f"theme-{field}")
+            box.clear()
+            box.send_keys(value)
+        driver.find_element(By.ID, "add").click()
+
+    # a number the server refuses: the message stands next to the field, and nothing is stored
+    fill("Running", "Daft Punk", "0")
+    wait_until(lambda: driver.find_element(By.ID, "workouts-error").text, 10, "the workouts error")
+    assert "1 to 1000" in driver.find_element(By.ID, "workouts-error").text
+    assert driver.find_element(By.ID, "theme-workouts").get_attribute("aria-invalid") == "true"
+    assert harness.api("GET", "/v1/me/themes", user)["total"] == 0
+
+    fill("Running", "Daft Punk", "10")
+    wait_until(lambda: driver.find_element(By.ID, "themes-status").text == "Added Running.", 10, "the added theme")
+    item = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#themes li[data-theme-id]"), 10, "the list item")
+    assert len(item) == 1 and "Daft Punk" in item[0].text and "10 to go" in item[0].text, item[0].text
+    stored = harness.api("GET", "/v1/me/themes", user)["items"]
+    assert [(t["name"], t["theme"], t["workouts"]) for t in stored] == [("Running", "Daft Punk", 10)], stored
+    assert item[0].get_attribute("data-theme-id") == stored[0]["id"]
+    assert driver.find_element(By.ID, "workouts-error").text == ""
+
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run()
+    assert not results["violations"], json.dumps(
+        [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
+
+    driver.find_element(By.CSS_SELECTOR, "button[aria-label='Remove theme Running']").click()
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#themes li.empty"), 10, "the list emptied")
+    assert driver.find_element(By.ID, "themes-status").text == "Removed Running."
+    driver.switch_to.default_content()
+    assert harness.api("GET", "/v1/me/themes", user)["total"] == 0
+
+
 def test_events_match_formakit_fixture(harness):
     """Every event shape the page sent in these tests is one FormaKit's decoding tests know, and the other way round:
     set FORMA_RECORD_EVENTS=1 to rewrite the fixture from this run."""
@@ -814,7 +861,7 @@ def main():
         for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
-                     test_progress_charts, test_theme_is_shown_and_told_to_the_host,
+                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
             began = time.time()
             try:

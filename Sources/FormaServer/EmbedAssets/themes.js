@@ -1,0 +1,126 @@
+// Workout themes (/embed/themes, docs/themes.md): the person's list of themes — music to train to — with the
+// workouts left of each, a form to add one, and a button to remove each. Field errors from the server are shown next
+// to the field they name.
+import { h, show } from './dom.js';
+
+const FIELDS = [
+  { name: 'name', label: 'Name', hint: 'For example "Running"', type: 'text', maxlength: 100 },
+  { name: 'theme', label: 'Artist, genre or song', hint: 'What the app plays while you train', type: 'text', maxlength: 200 },
+  { name: 'workouts', label: 'Number of workouts', hint: '1 to 1000', type: 'number', min: 1, max: 1000 },
+];
+
+export class ThemesView {
+  constructor(context) {
+    this.context = context;
+  }
+
+  async open() {
+    show(h('p', { class: 'status' }, 'Loading…'));
+    this.status = h('p', { class: 'status', id: 'themes-status', role: 'status' });
+    this.list = h('ul', { class: 'themes', id: 'themes', 'aria-labelledby': 'themes-heading' });
+    this.inputs = {};
+    this.errors = {};
+    const rows = FIELDS.map((field) => {
+      const error = h('p', { class: 'field-error', id: `${field.name}-error` });
+      const hint = h('p', { class: 'meta', id: `${field.name}-hint` }, field.hint);
+      const input = h('input', {
+        id: `theme-${field.name}`, name: field.name, type: field.type, required: true, maxlength: field.maxlength,
+        min: field.min, max: field.max, 'aria-describedby': `${field.name}-hint ${field.name}-error`,
+      });
+      this.inputs[field.name] = input;
+      this.errors[field.name] = error;
+      return h('div', { class: 'field' }, h('label', { for: `theme-${field.name}` }, field.label), input, hint, error);
+    });
+    const form = h('form', { id: 'add-theme', 'aria-labelledby': 'add-heading', novalidate: true },
+      h('h2', { id: 'add-heading' }, 'Add a theme'), rows,
+      h('div', { class: 'actions' }, h('button', { id: 'add', class: 'primary', type: 'submit' }, 'Add theme')));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.add();
+    });
+    show(h('section', { class: 'themes-page' },
+      h('h1', { id: 'themes-heading' }, 'Themes'),
+      h('p', { class: 'meta' }, 'Music to train to: each workout you finish with a theme counts down its workouts.'),
+      this.list, this.status, form,
+      h('div', { class: 'actions' },
+        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) },
+          'Close'))));
+    await this.refresh();
+  }
+
+  async refresh() {
+    let page;
+    try {
+      page = await this.context.api.get('/v1/me/themes?perPage=100');
+    } catch (error) {
+      this.context.fail('api', `themes: ${error.message}`);
+      return;
+    }
+    this.list.replaceChildren(...(page.items.length === 0
+      ? [h('li', { class: 'empty' }, 'No themes yet.')]
+      : page.items.map((theme) => this.item(theme))));
+  }
+
+  item(theme) {
+    const progress = theme.done
+      ? `Done: ${theme.completed} of ${theme.workouts} workouts`
+      : `${theme.completed} of ${theme.workouts} workouts done, ${theme.remaining} to go`;
+    return h('li', { dataset: { themeId: theme.id } },
+      h('span', { class: 'name' }, theme.name),
+      h('span', { class: 'theme-of' }, theme.theme),
+      h('span', { class: 'meta' }, progress),
+      h('button', {
+        class: 'remove', 'aria-label': `Remove theme ${theme.name}`, onClick: () => this.remove(theme),
+      }, 'Remove'));
+  }
+
+  async add() {
+    for (const error of Object.values(this.errors)) error.textContent = '';
+    for (const input of Object.values(this.inputs)) input.removeAttribute('aria-invalid');
+    const body = {
+      name: this.inputs.name.value,
+      theme: this.inputs.theme.value,
+      workouts: Number.parseInt(this.inputs.workouts.value, 10),
+    };
+    if (!Number.isFinite(body.workouts)) {
+      this.fieldError('workouts', 'must be a whole number from 1 to 1000');
+      return;
+    }
+    let theme;
+    try {
+      theme = await this.context.api.post('/v1/me/themes', body);
+    } catch (error) {
+      const fields = (error.problem && error.problem.errors) || [];
+      if (fields.length === 0) {
+        this.status.textContent = `Not added: ${error.message}`;
+        return;
+      }
+      for (const field of fields) this.fieldError(field.field, field.detail);
+      return;
+    }
+    for (const input of Object.values(this.inputs)) input.value = '';
+    this.status.textContent = `Added ${theme.name}.`;
+    await this.refresh();
+  }
+
+  fieldError(name, message) {
+    const input = this.inputs[name];
+    if (input) input.setAttribute('aria-invalid', 'true');
+    if (this.errors[name]) this.errors[name].textContent = message;
+    else this.status.textContent = `${name}: ${message}`;
+    if (input) input.focus();
+  }
+
+  async remove(theme) {
+    try {
+      await this.context.api.request('DELETE', `/v1/me/themes/${encodeURIComponent(theme.id)}`);
+    } catch (error) {
+      if (error.status !== 404) {
+        this.status.textContent = `Not removed: ${error.message}`;
+        return;
+      }
+    }
+    this.status.textContent = `Removed ${theme.name}.`;
+    await this.refresh();
+  }
+}
