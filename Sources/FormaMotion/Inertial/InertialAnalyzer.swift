@@ -51,6 +51,15 @@ public struct InertialAnalyzer: Sendable {
         /// Movement level (smoothed high-passed acceleration, g) that starts a bout, and the lower one that ends it.
         public var activityOnG = 0.04
         public var activityOffG = 0.03
+        /// Whether a recording's gyroscope is used: its principal rotation becomes a second candidate signal, chosen
+        /// over the accelerometer's when it is clearly more periodic (``rotationPreferenceMargin``).
+        public var usesRotation = true
+        /// The rotation is counted instead of the vertical displacement when its normalised autocorrelation at its
+        /// period exceeds the displacement's by more than this (chosen on SPAR subjects S1–S5, docs/motion-inertial.md).
+        public var rotationPreferenceMargin = 0.1
+        /// The least band-passed angular rate along the principal rotation axis, RMS in deg/s, for the rotation to be
+        /// a candidate at all.
+        public var minimumRotationDegreesPerSecond = 5.0
         /// Seconds of rest that end a bout; also the streaming form's reporting delay.
         public var restSeconds = 5.0
         /// Rest kept before and after each bout, in seconds.
@@ -80,7 +89,7 @@ public struct InertialAnalyzer: Sendable {
         let (times, acceleration) = (recording.timesSeconds, recording.acceleration)
         for index in times.indices {
             // The recording is already validated, so its samples take the stream's unchecked path.
-            stream.feed(timeSeconds: times[index], acceleration: acceleration[index])
+            stream.feed(timeSeconds: times[index], acceleration: acceleration[index], rotation: recording.rotation?[index])
         }
         _ = stream.finish()
         return stream.analysis
