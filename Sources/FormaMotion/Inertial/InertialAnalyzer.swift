@@ -1,9 +1,10 @@
 /// Counts repetitions in a whole inertial recording: the batch form of ``InertialStreamAnalyzer``.
 ///
-/// Works from the accelerometer alone, at any rate in ``InertialRecording/supportedRatesHertz`` (tested from 12.5 to
-/// 100 Hz), and needs no exercise name; an ``InertialExerciseHint`` only narrows the period search. Gyroscope samples
-/// are accepted and validated but not used: on the barbell data they did not improve the count (see
-/// docs/motion-inertial.md). The recording may hold rest before and after the set, or several sets: each bout of
+/// Works from the accelerometer, with the gyroscope when the recording has one, at any rate in
+/// ``InertialRecording/supportedRatesHertz`` (tested from 12.5 to 100 Hz), and needs no exercise name; an
+/// ``InertialExerciseHint`` only narrows the period search. The gyroscope's principal rotation is counted instead of
+/// the vertical displacement in a bout where it is clearly more periodic (a band pull, a rotation exercise; see
+/// ``InertialRepetitionFinder`` and docs/motion-inertial.md). The recording may hold rest before and after the set, or several sets: each bout of
 /// movement is analysed on its own (see ``InertialActivitySegmenter`` and ``InertialRepetitionFinder`` for the method
 /// and its sources).
 ///
