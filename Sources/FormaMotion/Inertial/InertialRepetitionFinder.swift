@@ -23,7 +23,8 @@ struct InertialRepetitionFinder: Sendable {
         /// Sample indices within the bout.
         let start: Int
         let end: Int
-        /// The sample of strongest vertical acceleration within the repetition.
+        /// The sample of strongest movement of the chosen signal (vertical acceleration or angular rate) within the
+        /// repetition.
         let peak: Int
     }
 
