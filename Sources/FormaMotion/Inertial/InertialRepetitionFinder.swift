@@ -73,27 +73,40 @@ struct InertialRepetitionFinder: Sendable {
             maximumLag: Int((configuration.maximumPeriodSeconds * rate).rounded(.up)),
             keyFraction: configuration.periodKeyFraction)
         var chosen: Candidate?
+        // Every signal that moves enough to be a candidate, counted from or not: each tells whether the wrist is
+        // moving at the bout's edges.
+        var movers: [[Double]] = []
         let motion = InertialVerticalMotion.analyse(accelerometer: decimated, sampleRateHertz: rate, configuration: configuration)
-        if Self.rms(motion.acceleration) >= configuration.minimumMovementG,
-           let period = estimator.estimate(motion.displacement), period.strength >= configuration.minimumPeriodicity {
-            chosen = Candidate(drive: motion.acceleration, position: motion.displacement, period: period, isRotation: false)
+        if Self.rms(motion.acceleration) >= configuration.minimumMovementG {
+            movers.append(motion.acceleration)
+            if let period = estimator.estimate(motion.displacement), period.strength >= configuration.minimumPeriodicity {
+                chosen = Candidate(
+                    drive: motion.acceleration, position: motion.displacement, period: period, isRotation: false)
+            }
         }
         if let rotation, rotation.count == accelerometer.count {
             let turning = InertialRotationMotion.analyse(
                 rotation: Self.decimated(rotation, by: factor), sampleRateHertz: rate, configuration: configuration)
-            if Self.rms(turning.rate) >= configuration.minimumRotationDegreesPerSecond,
-               let period = estimator.estimate(turning.angle), period.strength >= configuration.minimumPeriodicity,
-               chosen.map({ period.strength > $0.period.strength + configuration.rotationPreferenceMargin }) ?? true {
-                chosen = Candidate(drive: turning.rate, position: turning.angle, period: period, isRotation: true)
+            if Self.rms(turning.rate) >= configuration.minimumRotationDegreesPerSecond {
+                movers.append(turning.rate)
+                if let period = estimator.estimate(turning.angle), period.strength >= configuration.minimumPeriodicity,
+                   chosen.map({ period.strength > $0.period.strength + configuration.rotationPreferenceMargin }) ?? true {
+                    chosen = Candidate(drive: turning.rate, position: turning.angle, period: period, isRotation: true)
+                }
             }
         }
         guard let chosen else { return none }
         let period = chosen.period
-        // An edge is open only if the recording cut the set there: the wrist is moving in its first (last) second.
+        // An edge is open only if the recording cut the set there: the wrist is moving in its first (last) second, by
+        // any of the signals that move enough to be candidates (a set cut while the wrist turns is cut even if the
+        // count comes from the vertical, and the other way round), each against its own RMS over the bout.
         let edge = max(1, Int(rate))
-        let moving = configuration.openEdgeMovementFraction * Self.rms(chosen.drive)
-        let movingAtStart = Self.rms(Array(chosen.drive.prefix(edge))) >= moving
-        let movingAtEnd = Self.rms(Array(chosen.drive.suffix(edge))) >= moving
+        let movingAtStart = movers.contains { signal in
+            Self.rms(Array(signal.prefix(edge))) >= configuration.openEdgeMovementFraction * Self.rms(signal)
+        }
+        let movingAtEnd = movers.contains { signal in
+            Self.rms(Array(signal.suffix(edge))) >= configuration.openEdgeMovementFraction * Self.rms(signal)
+        }
         let phase = InertialPhaseCounter(configuration: configuration, sampleRateHertz: rate).count(
             displacement: chosen.position, periodSamples: period.lag, openStart: openStart && movingAtStart,
             openEnd: openEnd && movingAtEnd)
