@@ -152,6 +152,33 @@ import FormaMotionLab
         #expect(!withoutGyroscope.usedRotation)
     }
 
+    @Test func neverCountsRepsInAStillRecordingWithGyroscopeNoise() throws {
+        // setup: a still watch in a random orientation, accelerometer noise and a slowly drifting gravity, a gyroscope
+        // with ±2 deg/s noise and a slow bias drift; any rate.
+        for seed in UInt64(1)...40 {
+            var generator = SeededGenerator(seed: seed)
+            let gravity = InertialSyntheticSet.randomUnitVector(using: &generator)
+            let rate = [12.5, 25, 50, 100][Int(seed) % 4]
+            let driftPeriod = Double.random(in: 20...120, using: &generator)
+            let count = Int(rate * Double.random(in: 10...60, using: &generator))
+            var acceleration: [Vector3] = [], rotation: [Vector3] = []
+            for index in 0..<count {
+                let drift = sin(2 * Double.pi * Double(index) / rate / driftPeriod)
+                let jitter = { (g: inout SeededGenerator, scale: Double) in
+                    Vector3(x: .random(in: -scale...scale, using: &g), y: .random(in: -scale...scale, using: &g),
+                            z: .random(in: -scale...scale, using: &g))
+                }
+                acceleration.append(gravity + Vector3(x: 0.1 * drift, y: 0, z: -0.1 * drift) + jitter(&generator, 0.02))
+                rotation.append(Vector3(x: 1.5 * drift, y: -1, z: 0.5) + jitter(&generator, 2))
+            }
+            let recording = try InertialRecording(sampleRateHertz: rate, acceleration: acceleration, rotation: rotation)
+            // act
+            let analysis = InertialAnalyzer().analyze(recording)
+            // verify
+            #expect(analysis.repetitionCount == 0, "seed \(seed) counted \(analysis.repetitionCount) in a still recording")
+        }
+    }
+
     @Test func theAngleDoesNotDependOnHowTheSensorIsWorn() throws {
         // setup: one turning movement seen in two random sensor frames.
         var generator = SeededGenerator(seed: 11)
