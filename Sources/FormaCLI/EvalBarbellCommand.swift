@@ -12,7 +12,7 @@ struct EvalBarbellCommand: AsyncParsableCommand {
     @Argument(help: "The tracking-barbell-exercises folder.")
     var directory: String
 
-    @Flag(help: "Read only the accelerometer files. (The counter ignores the gyroscope; with it, a recording is trimmed to the span both sensors cover.)")
+    @Flag(help: "Read only the accelerometer files. (With the gyroscope, a recording is trimmed to the span both sensors cover, and its rotation is a second candidate signal.)")
     var noGyroscope = false
 
     @Flag(help: "Pass the exercise name to the analyzer as a hint.")

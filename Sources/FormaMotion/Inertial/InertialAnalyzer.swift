@@ -1,9 +1,10 @@
 /// Counts repetitions in a whole inertial recording: the batch form of ``InertialStreamAnalyzer``.
 ///
-/// Works from the accelerometer alone, at any rate in ``InertialRecording/supportedRatesHertz`` (tested from 12.5 to
-/// 100 Hz), and needs no exercise name; an ``InertialExerciseHint`` only narrows the period search. Gyroscope samples
-/// are accepted and validated but not used: on the barbell data they did not improve the count (see
-/// docs/motion-inertial.md). The recording may hold rest before and after the set, or several sets: each bout of
+/// Works from the accelerometer, with the gyroscope when the recording has one, at any rate in
+/// ``InertialRecording/supportedRatesHertz`` (tested from 12.5 to 100 Hz), and needs no exercise name; an
+/// ``InertialExerciseHint`` only narrows the period search. The gyroscope's principal rotation is counted instead of
+/// the vertical displacement in a bout where it is clearly more periodic (a band pull, a rotation exercise; see
+/// ``InertialRepetitionFinder`` and docs/motion-inertial.md). The recording may hold rest before and after the set, or several sets: each bout of
 /// movement is analysed on its own (see ``InertialActivitySegmenter`` and ``InertialRepetitionFinder`` for the method
 /// and its sources).
 ///
@@ -51,6 +52,15 @@ public struct InertialAnalyzer: Sendable {
         /// Movement level (smoothed high-passed acceleration, g) that starts a bout, and the lower one that ends it.
         public var activityOnG = 0.04
         public var activityOffG = 0.03
+        /// Whether a recording's gyroscope is used: its principal rotation becomes a second candidate signal, chosen
+        /// over the accelerometer's when it is clearly more periodic (``rotationPreferenceMargin``).
+        public var usesRotation = true
+        /// The rotation is counted instead of the vertical displacement when its normalised autocorrelation at its
+        /// period exceeds the displacement's by more than this (chosen on SPAR subjects S1–S5, docs/motion-inertial.md).
+        public var rotationPreferenceMargin = 0.1
+        /// The least band-passed angular rate along the principal rotation axis, RMS in deg/s, for the rotation to be
+        /// a candidate at all.
+        public var minimumRotationDegreesPerSecond = 5.0
         /// Seconds of rest that end a bout; also the streaming form's reporting delay.
         public var restSeconds = 5.0
         /// Rest kept before and after each bout, in seconds.
@@ -80,7 +90,7 @@ public struct InertialAnalyzer: Sendable {
         let (times, acceleration) = (recording.timesSeconds, recording.acceleration)
         for index in times.indices {
             // The recording is already validated, so its samples take the stream's unchecked path.
-            stream.feed(timeSeconds: times[index], acceleration: acceleration[index])
+            stream.feed(timeSeconds: times[index], acceleration: acceleration[index], rotation: recording.rotation?[index])
         }
         _ = stream.finish()
         return stream.analysis

@@ -1,22 +1,30 @@
 /// Finds the repetitions in one bout of movement (a stretch of the recording between rests).
 ///
 /// The method, per bout:
-/// 1. Vertical acceleration and displacement, independent of how the sensor sits on the wrist
-///    (``InertialVerticalMotion``).
-/// 2. The repetition period from the autocorrelation of the displacement (``InertialPeriodEstimator``).
-/// 3. The count from the phase of the displacement over the span where the set is under way
+/// 1. Candidate signals, each independent of how the sensor sits on the wrist: the vertical displacement
+///    (``InertialVerticalMotion``) and, when the gyroscope is recorded, the angle turned about the principal axis of
+///    rotation (``InertialRotationMotion``).
+/// 2. Each candidate's repetition period and periodicity from its autocorrelation (``InertialPeriodEstimator``). The
+///    rotation is used when it is more periodic than the displacement by more than
+///    ``InertialAnalyzer/Configuration/rotationPreferenceMargin`` (a horizontal band pull barely moves the wrist up
+///    and down but turns it once per repetition; an overhead press turns the wrist twice per repetition, with a less
+///    periodic rotation than its clean vertical path).
+/// 3. The count from the phase of the chosen signal over the span where the set is under way
 ///    (``InertialPhaseCounter``).
 ///
-/// A bout whose vertical acceleration stays below ``InertialAnalyzer/Configuration/minimumMovementG`` (RMS), or whose
-/// displacement is not periodic enough (``InertialAnalyzer/Configuration/minimumPeriodicity``), has no repetitions.
+/// A candidate whose movement stays below ``InertialAnalyzer/Configuration/minimumMovementG`` (vertical, RMS) or
+/// ``InertialAnalyzer/Configuration/minimumRotationDegreesPerSecond`` (rotation, RMS), or that is not periodic enough
+/// (``InertialAnalyzer/Configuration/minimumPeriodicity``), is dropped; a bout with no candidate left has no
+/// repetitions.
 ///
-/// Cost: O(n) filter passes and O(n × lags) for the period, for a bout of n analysis samples.
+/// Cost: O(n) filter passes and O(n × lags) for the period, per candidate, for a bout of n analysis samples.
 struct InertialRepetitionFinder: Sendable {
     struct Repetition: Sendable, Hashable {
         /// Sample indices within the bout.
         let start: Int
         let end: Int
-        /// The sample of strongest vertical acceleration within the repetition.
+        /// The sample of strongest movement of the chosen signal (vertical acceleration or angular rate) within the
+        /// repetition.
         let peak: Int
     }
 
@@ -26,6 +34,18 @@ struct InertialRepetitionFinder: Sendable {
         let periodicity: Double
         /// Cycles counted before rounding (0 when the bout was rejected before counting).
         let cycles: Double
+        /// Whether the count came from the gyroscope's rotation rather than the vertical displacement.
+        var usedRotation = false
+    }
+
+    /// One signal the repetitions may be counted from.
+    private struct Candidate {
+        /// The band-passed driving signal (acceleration in g, or angular rate in deg/s): where the wrist moves.
+        let drive: [Double]
+        /// Its position (displacement or angle), one excursion per repetition.
+        let position: [Double]
+        let period: InertialPeriodEstimator.Estimate
+        let isRotation: Bool
     }
 
     /// The bout is analysed at the grid rate divided by this (pairs of samples averaged): repetitions stay below
@@ -36,41 +56,61 @@ struct InertialRepetitionFinder: Sendable {
     /// The rate of the samples given to ``find(accelerometer:openStart:openEnd:)``, in hertz.
     let sampleRateHertz: Double
 
-    /// Analyses one bout. `accelerometer` holds x, y and z (g; fourth lane unused) at ``sampleRateHertz``; `openStart` and
-    /// `openEnd` say whether the bout begins or ends at the recording's boundary (see ``InertialPhaseCounter``).
-    /// Indices in the outcome refer to the given samples.
-    func find(accelerometer: [SIMD4<Double>], openStart: Bool = false, openEnd: Bool = false) -> Outcome {
+    /// Analyses one bout. `accelerometer` holds x, y and z (g; fourth lane unused) at ``sampleRateHertz``, `rotation`
+    /// the gyroscope's x, y and z (deg/s) at the same instants, or `nil`; `openStart` and `openEnd` say whether the
+    /// bout begins or ends at the recording's boundary (see ``InertialPhaseCounter``). Indices in the outcome refer
+    /// to the given samples.
+    func find(
+        accelerometer: [SIMD4<Double>], rotation: [SIMD4<Double>]? = nil, openStart: Bool = false, openEnd: Bool = false
+    ) -> Outcome {
         let none = Outcome(repetitions: [], periodSamples: nil, periodicity: 0, cycles: 0)
         let factor = Self.decimation
         let rate = sampleRateHertz / Double(factor)
-        var decimated = [SIMD4<Double>]()
-        decimated.reserveCapacity(accelerometer.count / factor)
-        var start = 0
-        while start + factor <= accelerometer.count {
-            var sum = SIMD4<Double>.zero
-            for index in start..<(start + factor) { sum += accelerometer[index] }
-            decimated.append(sum / Double(factor))
-            start += factor
-        }
+        let decimated = Self.decimated(accelerometer, by: factor)
         guard decimated.count >= Int(2 * configuration.minimumPeriodSeconds * rate) else { return none }
-        let motion = InertialVerticalMotion.analyse(accelerometer: decimated, sampleRateHertz: rate, configuration: configuration)
-        guard Self.rms(motion.acceleration) >= configuration.minimumMovementG else { return none }
         let estimator = InertialPeriodEstimator(
             minimumLag: Int((configuration.minimumPeriodSeconds * rate).rounded(.down)),
             maximumLag: Int((configuration.maximumPeriodSeconds * rate).rounded(.up)),
             keyFraction: configuration.periodKeyFraction)
-        guard let period = estimator.estimate(motion.displacement), period.strength >= configuration.minimumPeriodicity else {
-            return none
+        var chosen: Candidate?
+        // Every signal that moves enough to be a candidate, counted from or not: each tells whether the wrist is
+        // moving at the bout's edges.
+        var movers: [[Double]] = []
+        let motion = InertialVerticalMotion.analyse(accelerometer: decimated, sampleRateHertz: rate, configuration: configuration)
+        if Self.rms(motion.acceleration) >= configuration.minimumMovementG {
+            movers.append(motion.acceleration)
+            if let period = estimator.estimate(motion.displacement), period.strength >= configuration.minimumPeriodicity {
+                chosen = Candidate(
+                    drive: motion.acceleration, position: motion.displacement, period: period, isRotation: false)
+            }
         }
-        // An edge is open only if the recording cut the set there: the wrist is moving in its first (last) second.
+        if let rotation, rotation.count == accelerometer.count {
+            let turning = InertialRotationMotion.analyse(
+                rotation: Self.decimated(rotation, by: factor), sampleRateHertz: rate, configuration: configuration)
+            if Self.rms(turning.rate) >= configuration.minimumRotationDegreesPerSecond {
+                movers.append(turning.rate)
+                if let period = estimator.estimate(turning.angle), period.strength >= configuration.minimumPeriodicity,
+                   chosen.map({ period.strength > $0.period.strength + configuration.rotationPreferenceMargin }) ?? true {
+                    chosen = Candidate(drive: turning.rate, position: turning.angle, period: period, isRotation: true)
+                }
+            }
+        }
+        guard let chosen else { return none }
+        let period = chosen.period
+        // An edge is open only if the recording cut the set there: the wrist is moving in its first (last) second, by
+        // any of the signals that move enough to be candidates (a set cut while the wrist turns is cut even if the
+        // count comes from the vertical, and the other way round), each against its own RMS over the bout.
         let edge = max(1, Int(rate))
-        let moving = configuration.openEdgeMovementFraction * Self.rms(motion.acceleration)
-        let movingAtStart = Self.rms(Array(motion.acceleration.prefix(edge))) >= moving
-        let movingAtEnd = Self.rms(Array(motion.acceleration.suffix(edge))) >= moving
+        let movingAtStart = movers.contains { signal in
+            Self.rms(Array(signal.prefix(edge))) >= configuration.openEdgeMovementFraction * Self.rms(signal)
+        }
+        let movingAtEnd = movers.contains { signal in
+            Self.rms(Array(signal.suffix(edge))) >= configuration.openEdgeMovementFraction * Self.rms(signal)
+        }
         let phase = InertialPhaseCounter(configuration: configuration, sampleRateHertz: rate).count(
-            displacement: motion.displacement, periodSamples: period.lag, openStart: openStart && movingAtStart,
+            displacement: chosen.position, periodSamples: period.lag, openStart: openStart && movingAtStart,
             openEnd: openEnd && movingAtEnd)
-        let acceleration = motion.acceleration
+        let acceleration = chosen.drive
         let last = accelerometer.count - 1
         let repetitions = phase.repetitions.map { span in
             var peak = span.lowerBound
@@ -81,7 +121,21 @@ struct InertialRepetitionFinder: Sendable {
         }
         return Outcome(
             repetitions: repetitions, periodSamples: period.lag * Double(factor), periodicity: period.strength,
-            cycles: phase.cycles)
+            cycles: phase.cycles, usedRotation: chosen.isRotation)
+    }
+
+    /// Averages of consecutive groups of `factor` samples (a trailing incomplete group is dropped).
+    static func decimated(_ samples: [SIMD4<Double>], by factor: Int) -> [SIMD4<Double>] {
+        var result = [SIMD4<Double>]()
+        result.reserveCapacity(samples.count / factor)
+        var start = 0
+        while start + factor <= samples.count {
+            var sum = SIMD4<Double>.zero
+            for index in start..<(start + factor) { sum += samples[index] }
+            result.append(sum / Double(factor))
+            start += factor
+        }
+        return result
     }
 
     static func rms(_ values: [Double]) -> Double {

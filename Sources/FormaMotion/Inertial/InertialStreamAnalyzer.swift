@@ -19,6 +19,10 @@ public struct InertialStreamAnalyzer: Sendable {
     private var repetitions: [InertialAnalysis.Repetition] = []
     private var bouts: [InertialAnalysis.Segment] = []
     private var periodOfLargestBout: (count: Int, seconds: Double)?
+    /// Whether some bout was counted from the gyroscope rather than the accelerometer.
+    private var usedRotation = false
+    /// Whether the grid carries the gyroscope (the recording has one and the configuration uses it).
+    private let carriesRotation: Bool
     /// The times of the first and latest grid samples, to recognise a bout cut by the recording's start or end.
     private var firstGridTime: Double?
     private var lastGridTime: Double?
@@ -36,8 +40,8 @@ public struct InertialStreamAnalyzer: Sendable {
         }
         self.configuration = tuned
         self.hasRotation = hasRotation
-        // The grid carries the accelerometer only: the counter does not use the gyroscope (see InertialAnalyzer).
-        self.frontEnd = InertialFrontEnd(inputRateHertz: sampleRateHertz)
+        self.carriesRotation = hasRotation && tuned.usesRotation
+        self.frontEnd = InertialFrontEnd(inputRateHertz: sampleRateHertz, carriesRotation: carriesRotation)
         self.segmenter = InertialActivitySegmenter(configuration: tuned)
         self.finder = InertialRepetitionFinder(configuration: tuned, sampleRateHertz: InertialFrontEnd.analysisRateHertz)
     }
@@ -60,17 +64,20 @@ public struct InertialStreamAnalyzer: Sendable {
             guard rotation.isFinite else { throw .notFinite(field: "rotation", location: location) }
         }
         let reported = repetitions.count
-        feed(timeSeconds: timeSeconds, acceleration: acceleration)
+        feed(timeSeconds: timeSeconds, acceleration: acceleration, rotation: rotation)
         return repetitions.count > reported ? Array(repetitions[reported...]) : []
     }
 
     /// Feeds one sample already known to be valid (finite, later than the previous one): the path shared by
     /// ``push(timeSeconds:acceleration:rotation:)`` and the batch ``InertialAnalyzer``, which already validated its
     /// recording. Completed repetitions are appended to ``analysis``.
-    mutating func feed(timeSeconds: Double, acceleration: Vector3) {
+    mutating func feed(timeSeconds: Double, acceleration: Vector3, rotation: Vector3? = nil) {
         lastTime = timeSeconds
         sampleIndex += 1
-        frontEnd.push(timeSeconds: timeSeconds, values: SIMD4(acceleration.x, acceleration.y, acceleration.z, 0))
+        let angularRate = rotation.map { SIMD4($0.x, $0.y, $0.z, 0) } ?? .zero
+        frontEnd.push(
+            timeSeconds: timeSeconds, values: SIMD4(acceleration.x, acceleration.y, acceleration.z, 0),
+            rotation: angularRate)
         while let point = frontEnd.nextGridSample() {
             if firstGridTime == nil { firstGridTime = point.timeSeconds }
             lastGridTime = point.timeSeconds
@@ -90,19 +97,20 @@ public struct InertialStreamAnalyzer: Sendable {
     public var analysis: InertialAnalysis {
         InertialAnalysis(
             repetitions: repetitions, estimatedPeriodSeconds: periodOfLargestBout?.seconds, bouts: bouts,
-            usedRotation: false)
+            usedRotation: usedRotation)
     }
 
     private mutating func analyse(_ bout: [InertialFrontEnd.GridSample], endsRecording: Bool) {
         guard let first = bout.first, let last = bout.last else { return }
         bouts.append(InertialAnalysis.Segment(startSeconds: first.timeSeconds, endSeconds: last.timeSeconds))
         let outcome = finder.find(
-            accelerometer: bout.map(\.values), openStart: first.timeSeconds == firstGridTime, openEnd: endsRecording)
+            accelerometer: bout.map(\.values), rotation: carriesRotation ? bout.map(\.rotation) : nil, openStart: first.timeSeconds == firstGridTime, openEnd: endsRecording)
         let found = outcome.repetitions.map { repetition in
             InertialAnalysis.Repetition(
                 number: 0, startSeconds: bout[repetition.start].timeSeconds, endSeconds: bout[repetition.end].timeSeconds,
                 peakSeconds: bout[repetition.peak].timeSeconds)
         }
+        if outcome.usedRotation, !found.isEmpty { usedRotation = true }
         for var repetition in found {
             repetition.number = repetitions.count + 1
             repetitions.append(repetition)

@@ -1,0 +1,53 @@
+/// The turning of the wrist during one bout, whatever the sensor's orientation on the wrist: the angle turned about
+/// the bout's principal axis of rotation.
+///
+/// Many exercises move the wrist along a path that is neither vertical nor straight, but turn it about one axis each
+/// repetition: a band row or an external rotation swings the forearm about the elbow, a raise or a curl swings the
+/// arm about the shoulder or the elbow. The gyroscope measures that turning directly, free of gravity. The angular
+/// rate is band-passed (the same band as the vertical acceleration in ``InertialVerticalMotion``) and projected on its
+/// principal axis: the leading eigenvector of the rate's 3 × 3 covariance, which does not depend on how the sensor
+/// is mounted (a rotation of the sensor frame rotates the covariance's eigenvectors with it). Integrated once, with
+/// the same drift high-pass, the rate gives an angle with one excursion per repetition.
+///
+/// Cost: O(n) per bout, a fixed number of filter passes and one 3 × 3 eigenvector.
+enum InertialRotationMotion {
+    struct Result: Sendable {
+        /// Band-passed angular rate about the principal axis, in deg/s.
+        let rate: [Double]
+        /// Angle about the principal axis, in degrees (a shape to count: the drift high-pass shrinks slow turns).
+        let angle: [Double]
+    }
+
+    /// Analyses one bout of gyroscope samples (x, y, z in deg/s, fourth lane unused) at `sampleRateHertz`.
+    static func analyse(
+        rotation: [SIMD4<Double>], sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
+    ) -> Result {
+        guard rotation.count > 2 else { return Result(rate: [], angle: []) }
+        let padding = Int(3 * sampleRateHertz)
+        let band = InertialBiquad.bandPass(
+            lowHertz: configuration.bandLowHertz, highHertz: configuration.bandHighHertz, sampleRateHertz: sampleRateHertz)
+        let filtered = InertialFiltering.zeroPhase(rotation, band, padding: padding)
+        var products = (SIMD4<Double>.zero, SIMD4<Double>.zero)  // xx, yy, zz and xy, xz, yz
+        for value in filtered {
+            var w = value
+            w[3] = 0
+            products.0 += w * w
+            products.1 += SIMD4(w[0] * w[1], w[0] * w[2], w[1] * w[2], 0)
+        }
+        let covariance = [
+            products.0[0], products.1[0], products.1[1],
+            products.1[0], products.0[1], products.1[2],
+            products.1[1], products.1[2], products.0[2],
+        ]
+        let (largest, axis) = InertialPrincipalAxis.largestEigenpair(covariance, dimension: 3)
+        guard largest > 0, axis.count == 3 else {
+            return Result(rate: [Double](repeating: 0, count: rotation.count), angle: [Double](repeating: 0, count: rotation.count))
+        }
+        let direction = SIMD4(axis[0], axis[1], axis[2], 0)
+        let rate = filtered.map { ($0 * direction).sum() }
+        let drift = [InertialBiquad.highPass(cutoffHertz: configuration.integrationHighPassHertz, sampleRateHertz: sampleRateHertz)]
+        let angle = InertialFiltering.zeroPhase(
+            InertialVerticalMotion.integrate(rate, scale: 1 / sampleRateHertz), drift, padding: padding)
+        return Result(rate: rate, angle: angle)
+    }
+}
