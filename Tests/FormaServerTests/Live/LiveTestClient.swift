@@ -220,7 +220,7 @@ final class LiveTestClient: @unchecked Sendable {
     }
 
     /// Waits until a message of `type` arrives (or the socket closes, or `seconds` pass) and returns it.
-    func waitFor(_ type: String, seconds: Double = 10) async throws -> [String: Any]? {
+    func waitFor(_ type: String, seconds: Double = 60) async throws -> [String: Any]? {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while ContinuousClock.now < deadline {
             if let message = messages(ofType: type).first { return message }
@@ -231,7 +231,7 @@ final class LiveTestClient: @unchecked Sendable {
     }
 
     /// Waits for the server's close frame.
-    func closed(within seconds: Double = 10) async throws -> Close? {
+    func closed(within seconds: Double = 60) async throws -> Close? {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while ContinuousClock.now < deadline {
             if let close = recorder.close { return close }
