@@ -71,6 +71,7 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case webhook
     case trainerConversation(String)
     case planSessionPain(String)
+    case goal(String)
 }
 
 /// The request does not fit the current state of what it changes.
@@ -86,6 +87,10 @@ enum StateError: DomainError, Sendable, Equatable {
     case sessionLocked(sessionID: String, level: Int, unlockedLevel: Int)
     /// A new reminder key for a person who holds the most reminders allowed.
     case tooManyReminders(limit: Int)
+    /// A new goal for a person who holds the most goals allowed.
+    case tooManyGoals(limit: Int)
+    /// A goal that notifies, for a person whose reminders are full: its reminder cannot be set.
+    case goalReminderFull(limit: Int)
 }
 
 /// The server cannot answer now; the client may try again.

@@ -19,6 +19,7 @@ enum UserDataDeletion {
         ChallengeScoreModel.schema,
         PainReportModel.schema,
         ReminderModel.schema,
+        GoalModel.schema,
         MotionTestModel.schema,
         FitnessTestModel.schema,
         TrackedExerciseModel.schema,
