@@ -1,4 +1,6 @@
+import FluentKit
 import FormaCore
+import SQLKit
 import Foundation
 import Testing
 import Vapor
@@ -157,6 +159,61 @@ struct GoalReminderTests {
             #expect(quiet.status == .created)
             let list: GoalPageBody = try await ada.list().json()
             #expect(list.total == 1)
+        }
+    }
+
+    @Test func theTrainerProfilesDaysAndEarliestPreferredTimeAreUsed() async throws {
+        try await withFormaApp { app in
+            // setup: Ada told the trainer she trains on Wednesdays and Saturdays, mornings or evenings
+            let ada = try await Self.ada(app)
+            let user = try #require(try await UserModel.query(on: app.db).filter(\.$externalID == "ada").first())
+            let row = TrainerProfileModel()
+            row.id = UUID()
+            row.companyID = user.$company.id
+            row.userID = try user.requireID()
+            row.profile = try JSONEncoder().encode(
+                TrainerProfile(trainingDays: [.wednesday, .saturday], preferredTimes: [.evening, .morning]))
+            row.updatedAt = Date()
+            try await row.create(on: app.db)
+
+            // act: on Friday morning
+            let goal = try await ada.created(GoalRequestBody(daysPerWeek: 3, notify: true))
+
+            // verify: Saturday at 07:00, not the spread days' Monday or 18:00
+            #expect(goal.nextReminder?.localTime == "2027-01-16T07:00")
+        }
+    }
+
+    @Test func deletingAGoalWhileTheWorkerRollsItsReminderOverLeavesNoReminder() async throws {
+        let clock = TestClock()
+        try await withFormaApp(clock: clock) { app in
+            // setup: ten goals whose reminders were delivered on Monday evening
+            let ada = try await Self.ada(app)
+            var goals: [GoalBody] = []
+            for index in 0..<10 {
+                goals.append(try await ada.created(GoalRequestBody(name: "Goal \(index)", notify: true)))
+            }
+            clock.advance(seconds: try instant("2027-01-18T17:00:00Z").timeIntervalSince(clock.now))
+            let sql = try #require(app.db as? any SQLDatabase)
+            try await sql.raw("UPDATE reminders SET state = 'delivered'").run()
+
+            // act: the worker's step and the deletes at the same time
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await GoalReminders.rollOver(on: app.db, now: clock.now, logger: app.logger)
+                }
+                for goal in goals {
+                    group.addTask {
+                        let reply = try await ada.delete(goal.id)
+                        #expect(reply.status == .noContent)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await GoalReminders.rollOver(on: app.db, now: clock.now, logger: app.logger)
+
+            // verify: whatever the interleaving, no goal left a reminder behind
+            #expect(try await ada.reminders().isEmpty)
         }
     }
 }
