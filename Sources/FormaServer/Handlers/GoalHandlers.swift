@@ -99,18 +99,16 @@ extension FormaAPIHandler {
         let store = try goalStore(for: me)
         let (zone, zoneName) = Self.goalTimeZone(me)
         let progress = try await store.progress(of: rows, timeZone: zone)
-        let reminders = try reminderStore(for: me)
+        let reminders = try await reminderStore(for: me).reminders(
+            keys: rows.filter(\.notify).compactMap(\.id).map(GoalReminders.key))
         var answers: [Components.Schemas.Goal] = []
         for row in rows {
             let id = try row.requireID()
             guard let goal = GoalStore.definition(row), let progress = progress[id] else {
                 throw ServiceError.broken("a stored goal breaks the goal rules")
             }
-            var next: ReminderModel?
-            if row.notify, let reminder = try await reminders.reminder(key: GoalReminders.key(id)),
-                reminder.state == ReminderModel.State.pending.rawValue
-            {
-                next = reminder
+            let next = reminders[GoalReminders.key(id)].flatMap {
+                row.notify && $0.state == ReminderModel.State.pending.rawValue ? $0 : nil
             }
             answers.append(GoalMapping.goal(row, goal, progress: progress, timeZoneName: zoneName, reminder: next))
         }

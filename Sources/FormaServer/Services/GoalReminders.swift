@@ -75,10 +75,11 @@ struct GoalReminders {
         let reminders = ReminderStore(database: database, companyID: companyID, userID: userID, now: now)
         let context = try await context()
         let progress = try await store.progress(of: rows.filter(\.notify), timeZone: context.timeZone)
+        let existing = try await reminders.reminders(keys: rows.compactMap(\.id).map(Self.key))
         for row in rows {
             guard let id = row.id else { continue }
             let key = Self.key(id)
-            let current = try await reminders.reminder(key: key)
+            let current = existing[key]
             guard let next = desired(row, progress: progress[id], context: context) else {
                 if current != nil { try await remove(key: key) }
                 continue

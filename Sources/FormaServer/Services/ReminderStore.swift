@@ -78,9 +78,11 @@ struct ReminderStore {
         return !changed.isEmpty
     }
 
-    /// The reminder under `key`, if any.
-    func reminder(key: String) async throws -> ReminderModel? {
-        try await query(on: database).filter(\.$key == key).first()
+    /// The reminders under `keys` that exist, by key.
+    func reminders(keys: [String]) async throws -> [String: ReminderModel] {
+        guard !keys.isEmpty else { return [:] }
+        let rows = try await query(on: database).filter(\.$key ~~ keys).all()
+        return Dictionary(rows.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Every reminder of the person, soonest due first.
