@@ -108,6 +108,10 @@ struct GoalReminders {
 
     // MARK: The worker's step
 
+    /// The goal reminders the worker has finished with (delivered, failed or missed), as SQL over `reminders`; also
+    /// the predicate of the partial index `reminders_goal_finished` (constants only).
+    static let finishedCondition = "key LIKE 'goal-%' AND state <> 'pending'"
+
     /// Sets the next occurrence of up to `limit` goal reminders the worker has finished with (delivered, failed or
     /// missed), or removes them when their goal is gone, done or no longer notifies. Returns how many it handled.
     ///
@@ -115,10 +119,13 @@ struct GoalReminders {
     /// re-arm one reminder, and a reminder removed meanwhile (the goal deleted) is not brought back.
     @discardableResult
     static func rollOver(on database: any Database, now: Date, limit: Int = 100, logger: Logger) async throws -> Int {
-        let finished = [ReminderModel.State.delivered, .failed, .missed].map(\.rawValue)
-        let rows = try await ReminderModel.query(on: database)
-            .filter(\.$state ~~ finished).filter(\.$key =~ "goal-")
-            .sort(\.$updatedAt).limit(limit).all()
+        // Written as the partial index `reminders_goal_finished` is, so that both databases use it.
+        let ids = try await database.sql().raw("""
+            SELECT id FROM \(ident: ReminderModel.schema) WHERE \(unsafeRaw: finishedCondition)
+            ORDER BY updated_at LIMIT \(unsafeRaw: String(max(limit, 1)))
+            """).all().map { try $0.decode(column: "id", as: UUID.self) }
+        guard !ids.isEmpty else { return 0 }
+        let rows = try await ReminderModel.query(on: database).filter(\.$id ~~ ids).sort(\.$updatedAt).all()
         for reminder in rows {
             guard let state = ReminderModel.State(rawValue: reminder.state) else { continue }
             let person = GoalReminders(

@@ -24,10 +24,19 @@ struct CreateGoals: AsyncMigration {
                 .on(GoalModel.schema)
                 .column("company_id").column("user_id").column("created_at")
                 .run()
+            // The worker's step reads the goal reminders it has finished with every round; a partial index keeps
+            // that read off the (growing) delivered reminders of host apps.
+            try await sql.raw("""
+                CREATE INDEX reminders_goal_finished ON \(ident: ReminderModel.schema) (updated_at)
+                WHERE \(unsafeRaw: GoalReminders.finishedCondition)
+                """).run()
         }
     }
 
     func revert(on database: any Database) async throws {
+        if let sql = database as? any SQLDatabase {
+            try await sql.drop(index: "reminders_goal_finished").run()
+        }
         try await database.schema(GoalModel.schema).delete()
     }
 }
