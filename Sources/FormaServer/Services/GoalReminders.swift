@@ -29,6 +29,8 @@ struct GoalReminders {
     /// What a goal's next reminder depends on besides the goal: the person's zone and trainer profile.
     struct Context {
         var timeZone: TimeZone
+        /// The zone's IANA name (`UTC` by default; Foundation on Linux would say `GMT`).
+        var timeZoneName: String
         var trainingDays: [Weekday]
         var preferredTimes: [TrainingTime]
     }
@@ -36,12 +38,18 @@ struct GoalReminders {
     /// The person's zone (the profile's, else UTC) and the trainer profile's training days and preferred times.
     func context() async throws -> Context {
         let user = try await UserModel.query(on: database).filter(\.$id == userID).first()
-        let zone = user?.timeZone.flatMap(IANATimeZone.zone) ?? Self.utc
+        var zone = Self.utc
+        var zoneName = "UTC"
+        if let name = user?.timeZone, let known = IANATimeZone.zone(name) {
+            zone = known
+            zoneName = name
+        }
         let row = try await TrainerProfileModel.query(on: database)
             .filter(\.$companyID == companyID).filter(\.$userID == userID).first()
         let profile = row.flatMap { try? JSONDecoder().decode(TrainerProfile.self, from: $0.profile) }
         return Context(
-            timeZone: zone, trainingDays: profile?.trainingDays ?? [], preferredTimes: profile?.preferredTimes ?? [])
+            timeZone: zone, timeZoneName: zoneName, trainingDays: profile?.trainingDays ?? [],
+            preferredTimes: profile?.preferredTimes ?? [])
     }
 
     static let utc = TimeZone(identifier: "UTC") ?? .gmt
@@ -54,7 +62,7 @@ struct GoalReminders {
             progress: progress, trainingDays: context.trainingDays, preferredTimes: context.preferredTimes, now: now,
             timeZone: context.timeZone)
         else { return nil }
-        let zoneName = context.timeZone.identifier == "GMT" ? "UTC" : context.timeZone.identifier
+        let zoneName = context.timeZoneName
         let body = "\(min(progress.sessions, progress.times)) of \(progress.times) sessions done; "
             + "\(progress.weekDays) of \(progress.daysPerWeek) days this week."
         guard case .success(let valid) = ReminderRules.validate(

@@ -38,6 +38,13 @@ struct GoalReminderTests {
             #expect(quiet.nextReminder == nil)
             #expect(reminders.map(\.key) == [key])
             #expect(reminders.first?.state == "pending" && reminders.first?.title == "Goal: Legs")
+
+            // and a person without a time zone is reminded at 18:00 UTC
+            let bob = GoalPerson(
+                api: ada.api, headers: [ada.headers[0], ("X-Forma-User", "bob")])
+            let bobs = try await bob.created(GoalRequestBody(daysPerWeek: 2, notify: true))
+            #expect(bobs.nextReminder?.timeZone == "UTC" && bobs.nextReminder?.localTime == "2027-01-18T18:00", "\(String(describing: bobs.nextReminder))")
+            #expect(bobs.progress.week.timeZone == "UTC")
         }
     }
 
