@@ -24,6 +24,8 @@ public enum FormaEvent: Sendable, Equatable {
     case painReported(PainReported)
     /// The progress charts are drawn (`progress_opened`).
     case progressOpened(ProgressOpened)
+    /// A run started with a theme (`theme_selected`): the host may play its music.
+    case themeSelected(ThemeSelected)
     case unknown(type: String, data: JSONValue)
 
     public struct Launched: Sendable, Equatable, Codable {
@@ -108,6 +110,14 @@ public enum FormaEvent: Sendable, Equatable {
         public var reportedAt: String
     }
 
+    /// The theme a run is done with: its id, the name the person gave it and the theme itself (an artist, genre or
+    /// song), for the host to play.
+    public struct ThemeSelected: Sendable, Equatable, Codable {
+        public var id: String
+        public var name: String
+        public var theme: String
+    }
+
     /// The progress page's range (`YYYY-MM-DD` days in `timeZone`) and how much it drew: regions with pain, weeks
     /// of training, exercises with fitness tests. Counts only; the values stay on the server.
     public struct ProgressOpened: Sendable, Equatable, Codable {
@@ -159,6 +169,7 @@ public enum FormaEvent: Sendable, Equatable {
         case "workout_exit_request": event = .workoutExitRequest
         case "pain_reported": event = payload(PainReported.self).map(FormaEvent.painReported)
         case "progress_opened": event = payload(ProgressOpened.self).map(FormaEvent.progressOpened)
+        case "theme_selected": event = payload(ThemeSelected.self).map(FormaEvent.themeSelected)
         case "trainer_schedule_next_workout":
             // Seed 002 puts scheduledFor beside type; accept it inside data too.
             let scheduled = whole.objectValue?["scheduledFor"] ?? data.objectValue?["scheduledFor"]

@@ -719,6 +719,56 @@ def shape(raw):
     return message["type"], tuple(sorted(message["data"].keys()))
 
 
+def test_theme_is_shown_and_told_to_the_host(harness):
+    """A workout generated with a theme shows it before and during the run, and tells the host `theme_selected` right
+    after `workout_started`, so the host can play the music; `?theme=` names another of the person's themes for the
+    run, which the server stores with the run."""
+    driver = harness.driver
+    user = "theme-user"
+    running = harness.api("POST", "/v1/me/themes", user, {"name": "Running", "theme": "Daft Punk", "workouts": 3})
+    yoga = harness.api("POST", "/v1/me/themes", user, {"name": "Yoga", "theme": "ambient", "workouts": 2})
+    request = {"muscles": ["quadriceps"], "equipment": [], "level": "beginner", "minutes": 10, "seed": 2}
+    workout = harness.api("POST", "/v1/workouts/generate", user, dict(request, theme=running["id"]))
+    assert workout["theme"] == {"id": running["id"], "name": "Running", "theme": "Daft Punk"}, workout.get("theme")
+
+    def run_until_theme(workout_id, query, theme):
+        src = f"{harness.base}/embed/workout/{workout_id}?company=Acme{query}"
+        events = open_in_iframe(harness, src, user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#start"), 30, "the workout summary")
+        summary_line = [e.text for e in driver.find_elements(By.ID, "theme")]
+        wait_until(lambda: click_if_present(driver, "#start"), 20, "the Start button")
+        line = wait_until(lambda: [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".player #theme")], 30,
+                          "the theme in the player")
+        assert line == [f"Theme: {theme['name']} · {theme['theme']}"], line
+        # the server stores the theme with the run in progress
+        active = harness.api("GET", f"/v1/workouts/{workout_id}", user)["activeRun"]
+        assert active["theme"]["id"] == theme["id"], active
+        wait_until(lambda: click_if_present(driver, "#exit"), 20, "the Exit button")
+        driver.switch_to.default_content()
+        wait_until(lambda: harness.api("GET", f"/v1/workouts/{workout_id}", user).get("activeRun") is None, 20,
+                   "the run left early to be quit")
+        seen = wait_until(lambda: [e for e in events() if e["type"] == "theme_selected"], 20, "theme_selected")
+        types = [e["type"] for e in events()]
+        assert types.index("workout_started") + 1 == types.index("theme_selected"), types
+        assert seen == [{"type": "theme_selected", "data": {"id": theme["id"], "name": theme["name"],
+                                                            "theme": theme["theme"]}}], seen
+        RECEIVED.extend(raw for raw in driver.execute_script("return window.formaRaw") if "theme_selected" in raw)
+        return summary_line
+
+    # the workout's own theme
+    summary = run_until_theme(workout["id"], "", running)
+    assert summary == ["Theme: Running · Daft Punk"], summary
+
+    # another workout, without a theme of its own, done with the yoga theme the host names
+    plain = harness.api("POST", "/v1/workouts/generate", user, dict(request, seed=3))
+    assert "theme" not in plain, plain
+    summary = run_until_theme(plain["id"], f"&theme={yoga['id']}", yoga)
+    assert summary == [], summary
+    # runs left early count for nothing
+    assert harness.api("GET", f"/v1/me/themes/{yoga['id']}", user)["completed"] == 0
+
+
 def test_events_match_formakit_fixture(harness):
     """Every event shape the page sent in these tests is one FormaKit's decoding tests know, and the other way round:
     set FORMA_RECORD_EVENTS=1 to rewrite the fixture from this run."""
@@ -764,7 +814,7 @@ def main():
         for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
-                     test_progress_charts,
+                     test_progress_charts, test_theme_is_shown_and_told_to_the_host,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
             began = time.time()
             try:

@@ -65,6 +65,11 @@ def _pain_report(base, headers):
     return _created(request(base, "POST", "/v1/me/pain-reports", headers, body), "report pain")["id"]
 
 
+def _theme(base, headers):
+    body = {"name": "Running", "theme": "Daft Punk", "workouts": 5}
+    return _created(request(base, "POST", "/v1/me/themes", headers, body), "add a theme")["id"]
+
+
 REMINDER_KEY = "tenancy-probe"
 
 
@@ -96,6 +101,7 @@ def _session_pain(base, headers):
 # (the path segment before the parameter, the parameter's name) -> how person A gets a value of that kind.
 KINDS = {
     ("pain-reports", "id"): Kind(True, _pain_report),
+    ("themes", "id"): Kind(True, _theme),
     ("reminders", "key"): Kind(False, lambda base, headers: REMINDER_KEY, _reminder),
     ("conversations", "id"): Kind(True, _conversation),
     ("session-pain", "painId"): Kind(True, _session_pain),

@@ -42,6 +42,7 @@ export class WorkoutPlayer {
       h('section', { class: 'summary' },
         h('h1', {}, workout.name),
         h('p', { class: 'meta' }, `${workout.level} · about ${Math.round(workout.estimatedSeconds / 60)} min`),
+        workout.theme ? themeLine(workout.theme) : null,
         h('ol', { class: 'items' }, workout.items.map((item) =>
           h('li', { dataset: { exerciseId: item.exerciseId } },
             h('span', { class: 'name' }, item.name),
@@ -54,18 +55,24 @@ export class WorkoutPlayer {
 
   async start() {
     const workout = this.workout;
+    // The host may name one of the person's themes for this run (`?theme=<id>`); without it the run takes the
+    // workout's own theme, if any (docs/themes.md).
+    const themeId = this.context.params && this.context.params.get('theme');
+    let run = null;
     try {
-      await this.api.post(`/v1/workouts/${encodeURIComponent(workout.id)}/start`);
+      run = await this.api.post(
+        `/v1/workouts/${encodeURIComponent(workout.id)}/start`, themeId ? { theme: themeId } : undefined);
     } catch (error) {
       // This workout's own run may already be going (a reload): carry on with it; anything else is an error.
-      const run = workout.activeRun;
-      if (!(error.status === 409 && run && run.workoutId === workout.id)) {
+      const active = workout.activeRun;
+      if (!(error.status === 409 && active && active.workoutId === workout.id)) {
         this.context.fail(error.status === 409 ? 'conflict' : 'api', error.message);
         return;
       }
-      if (run.status === 'paused') await this.api.post(`/v1/workouts/${encodeURIComponent(workout.id)}/resume`);
+      if (active.status === 'paused') await this.api.post(`/v1/workouts/${encodeURIComponent(workout.id)}/resume`);
     }
     this.bridge.post('workout_started', { id: workout.id, title: workout.name });
+    this.announceTheme((run && run.theme) || (workout.activeRun && workout.activeRun.theme) || null);
     this.startedAt = performance.now();
     for (const [index, item] of workout.items.entries()) {
       if (this.exited) return;
@@ -140,6 +147,13 @@ export class WorkoutPlayer {
       timeSpent: result.timeSpent,
       mistakes: mistakeList(result.mistakes),
     });
+  }
+
+  // The run's theme (an artist, genre or song): shown while the person trains, and told to the host once, so it
+  // can play the music (`theme_selected`).
+  announceTheme(theme) {
+    this.theme = theme;
+    if (theme) this.bridge.post('theme_selected', { id: theme.id, name: theme.name, theme: theme.theme });
   }
 
   async countdown(item) {
@@ -436,6 +450,7 @@ export class WorkoutPlayer {
     show(
       h('section', { class: 'player', dataset: { phase: this.phase ? this.phase.kind : 'countdown' } },
         h('p', { class: 'progress' }, `Exercise ${this.itemIndex + 1} of ${this.workout.items.length}`),
+        this.theme ? themeLine(this.theme) : null,
         h('h1', {}, title),
         h('p', { class: 'big', id: counter ? 'rep-count' : 'display' }, big),
         h('p', { class: 'caption' }, caption),
@@ -444,6 +459,11 @@ export class WorkoutPlayer {
         h('div', { class: 'actions' }, buttons.map((name) => all[name]))),
       this.context.videoElement());
   }
+}
+
+// "Theme: Running · Daft Punk".
+function themeLine(theme) {
+  return h('p', { class: 'theme', id: 'theme' }, `Theme: ${theme.name} · ${theme.theme}`);
 }
 
 export function dose(item) {

@@ -95,6 +95,7 @@ extension APIProblem {
         case .webhook: "the company has no webhook; set one with PUT /v1/company/webhook"
         case .trainerConversation(let id): "no trainer conversation '\(id)'"
         case .planSessionPain(let id): "no pain record '\(id)' of a session of this plan"
+        case .theme(let id): "no theme '\(id)'"
         case .goal(let id): "no goal '\(id)'"
         }
     }
@@ -118,6 +119,8 @@ extension APIProblem {
         case .tooManyReminders(let limit):
             return .conflict(
                 "you already have \(limit) reminders; delete one or reuse its key to replace it", field: "key")
+        case .tooManyThemes(let limit):
+            return .conflict("you already have \(limit) themes; remove one before adding another")
         case .tooManyGoals(let limit):
             return .conflict("you already have \(limit) goals; delete one first")
         case .goalReminderFull(let limit):

@@ -19,16 +19,7 @@ extension FormaAPIHandler {
         let query = input.query
         let (range, zoneName) = try progressRange(
             from: query.from, to: query.to, timeZone: query.timeZone, defaultDays: ProgressDefaults.painDays, me: me)
-        var region: BodyRegion?
-        if let raw = query.region {
-            guard let known = BodyRegion(rawValue: raw) else {
-                throw InputError.badParameter(FieldIssue(
-                    field: "region",
-                    message: "'\(raw)' is not a body-map region; use one of "
-                        + BodyRegion.allCases.map(\.rawValue).joined(separator: ", ")))
-            }
-            region = known
-        }
+        let region = try RehabMapping.region(query.region)
         let series = try await progressStore(for: me).pain(in: range, region: region)
         return .ok(.init(body: .json(.init(
             timeZone: zoneName, from: range.first.description, to: range.last.description,

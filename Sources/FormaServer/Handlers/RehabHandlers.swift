@@ -51,16 +51,7 @@ extension FormaAPIHandler {
         let query = input.query
         let page = try QueryBounds.value(query.page, of: "page", in: 1...10_000, default: 1)
         let perPage = try QueryBounds.value(query.perPage, of: "perPage", in: 1...100, default: 20)
-        var region: BodyRegion?
-        if let raw = query.region {
-            guard let known = BodyRegion(rawValue: raw) else {
-                throw InputError.badParameter(FieldIssue(
-                    field: "region",
-                    message: "'\(raw)' is not a body-map region; use one of "
-                        + BodyRegion.allCases.map(\.rawValue).joined(separator: ", ")))
-            }
-            region = known
-        }
+        let region = try RehabMapping.region(query.region)
         let from = try query.from.map { try Self.timestamp($0, parameter: "from") }
         let to = try query.to.map { try Self.timestamp($0, parameter: "to") }
         if let from, let to, to < from {

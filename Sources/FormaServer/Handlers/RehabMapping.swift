@@ -85,6 +85,18 @@ enum RehabMapping {
             })
     }
 
+    /// The `region` query parameter as a body-map region; `nil` when absent, 400 naming the parameter when unknown.
+    static func region(_ raw: String?) throws(InputError) -> BodyRegion? {
+        guard let raw else { return nil }
+        guard let region = BodyRegion(rawValue: raw) else {
+            throw .badParameter(FieldIssue(
+                field: "region",
+                message: "'\(raw)' is not a body-map region; use one of "
+                    + BodyRegion.allCases.map(\.rawValue).joined(separator: ", ")))
+        }
+        return region
+    }
+
     /// `adjustment` as stored with its workout (`workouts.pain`); `nil` stays `nil`.
     static func encoded(_ adjustment: Components.Schemas.WorkoutPainAdjustment?) throws -> Data? {
         try adjustment.map { try WorkoutStore.codec.encoder.encode($0) }

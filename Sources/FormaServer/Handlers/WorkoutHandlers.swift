@@ -8,6 +8,7 @@ extension FormaAPIHandler {
         let me = try Caller.person()
         let body = switch input.body { case .json(let body): body }
         let wanted = try WorkoutRequestMapping.request(from: body)
+        let theme = try await requestedTheme(body.theme, for: me)
         var generator = random.generator()
         // The person's current pain shapes the workout (docs/rehab.md, "Pain-aware selection").
         let pain = try await painLog(for: me).currentState()
@@ -18,7 +19,7 @@ extension FormaAPIHandler {
         let model = try await store.create(
             workout, name: WorkoutNaming.name(for: workout.request),
             category: WorkoutNaming.category(for: workout.request), planSession: nil,
-            pain: try RehabMapping.encoded(adjustment))
+            pain: try RehabMapping.encoded(adjustment), theme: theme)
         // The pain section is stored with the workout, so this answer and `GET /v1/workouts/{id}` carry the same one.
         return .created(.init(body: .json(
             try WorkoutMapping.workout(model, activeRun: nil, now: store.now, pain: adjustment))))
@@ -42,9 +43,14 @@ extension FormaAPIHandler {
 
     func startWorkout(_ input: Operations.StartWorkout.Input) async throws -> Operations.StartWorkout.Output {
         let me = try Caller.person()
+        let requested: String? = switch input.body {
+        case .json(let body): body.theme
+        case nil: nil
+        }
         return try await answeringStorageFailure("Unable to start the workout. Please try again.") {
             let store = try workoutStore(for: me)
-            let run = try await store.start(try await store.workout(input.path.id))
+            let workout = try await store.workout(input.path.id)
+            let run = try await store.start(workout, theme: try await requestedTheme(requested, for: me))
             logger.info("workout started", metadata: ["run": .string(run.id?.uuidString ?? "")])
             return .created(.init(body: .json(try WorkoutMapping.run(run, now: store.now))))
         }

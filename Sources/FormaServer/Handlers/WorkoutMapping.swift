@@ -43,7 +43,7 @@ enum WorkoutMapping {
             request: request(workout.request), items: workout.items.map(item), planSession: planSession,
             saved: model.savedAt != nil, timesCompleted: model.timesCompleted,
             activeRun: try activeRun.map { try run($0, now: now) }, createdAt: model.createdAt,
-            pain: pain)
+            pain: pain, theme: try ThemeMapping.reference(stored: model.theme))
     }
 
     /// A run, with the elapsed time of a run still going measured up to `now`.
@@ -63,7 +63,7 @@ enum WorkoutMapping {
             results: results?.map {
                 .init(exerciseId: $0.exerciseID, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
             },
-            planUnlocked: unlock.map(planUnlock))
+            planUnlocked: unlock.map(planUnlock), theme: try ThemeMapping.reference(stored: model.theme))
     }
 
     static func planUnlock(_ unlock: PlanUnlock) -> Components.Schemas.PlanUnlock {

@@ -71,6 +71,8 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case webhook
     case trainerConversation(String)
     case planSessionPain(String)
+    /// No workout theme with this id.
+    case theme(String)
     case goal(String)
 }
 
@@ -87,6 +89,8 @@ enum StateError: DomainError, Sendable, Equatable {
     case sessionLocked(sessionID: String, level: Int, unlockedLevel: Int)
     /// A new reminder key for a person who holds the most reminders allowed.
     case tooManyReminders(limit: Int)
+    /// A new theme for a person who holds the most themes allowed.
+    case tooManyThemes(limit: Int)
     /// A new goal for a person who holds the most goals allowed.
     case tooManyGoals(limit: Int)
     /// A goal that notifies, for a person whose reminders are full: its reminder cannot be set.

@@ -18,6 +18,7 @@ enum UserDataDeletion {
         LiveSetResultModel.schema,
         ChallengeScoreModel.schema,
         PainReportModel.schema,
+        WorkoutThemeModel.schema,
         ReminderModel.schema,
         GoalModel.schema,
         MotionTestModel.schema,

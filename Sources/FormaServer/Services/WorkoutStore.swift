@@ -30,7 +30,7 @@ struct WorkoutStore {
     /// Stores a generated workout (or a plan session's) for the person.
     func create(
         _ workout: Workout, name: String, category: WorkoutCategory, planSession: (plan: String, session: String)?,
-        pain: Data? = nil
+        pain: Data? = nil, theme: ThemeSnapshot? = nil
     ) async throws -> WorkoutModel {
         let model = WorkoutModel()
         model.id = UUID()
@@ -48,6 +48,7 @@ struct WorkoutStore {
         model.timesCompleted = 0
         model.createdAt = now
         model.pain = pain
+        model.theme = try theme?.encoded()
         try await model.create(on: database)
         return model
     }
@@ -84,7 +85,9 @@ struct WorkoutStore {
     static let activeStatuses = WorkoutRunStatus.allCases.filter(\.isActive).map(\.rawValue)
 
     /// Starts a new run of `workout`; ``StateError/workoutInProgress`` when the person already has an active run.
-    func start(_ workout: WorkoutModel) async throws -> WorkoutRunModel {
+    /// Starts a run of `workout`, done with `theme` (counted against that theme once the run is saved); without
+    /// one, with the theme the workout was generated with, if any.
+    func start(_ workout: WorkoutModel, theme: ThemeSnapshot? = nil) async throws -> WorkoutRunModel {
         let timeline = WorkoutRunTimeline(startedAt: now)
         let run = WorkoutRunModel()
         run.id = UUID()
@@ -100,6 +103,9 @@ struct WorkoutStore {
         run.totalReps = 0
         run.planUnlock = nil
         run.version = 1
+        let runTheme = try theme ?? ThemeSnapshot.decoded(workout.theme)
+        run.themeID = runTheme?.id
+        run.theme = try runTheme?.encoded()
         do {
             try await run.create(on: database)
         } catch where (error as? any DatabaseError)?.isConstraintFailure == true {

@@ -33,6 +33,7 @@ struct WorkoutBody: Decodable {
     let saved: Bool
     let timesCompleted: Int
     let activeRun: RunBody?
+    let theme: ThemeReferenceBody?
 }
 
 struct RunBody: Decodable {
@@ -51,6 +52,7 @@ struct RunBody: Decodable {
     let elapsedSeconds: Double
     let results: [Result]?
     let planUnlocked: UnlockBody?
+    let theme: ThemeReferenceBody?
 }
 
 struct UnlockBody: Decodable, Equatable {
@@ -83,6 +85,7 @@ struct GenerateBody: Encodable {
     var minutes: Int
     var avoidRegions: [String]?
     var seed: Int64?
+    var theme: String? = nil
 
     static let chest = GenerateBody(
         muscles: ["chest", "triceps"], equipment: ["dumbbell"], level: "beginner", minutes: 30, seed: 7)

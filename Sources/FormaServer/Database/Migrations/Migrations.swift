@@ -29,6 +29,7 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateTrainerConversations(),
         AddWorkoutPain(),
         CreatePlanSessionPain(),
+        CreateWorkoutThemes(),
         CreateGoals(),
     ]
 }

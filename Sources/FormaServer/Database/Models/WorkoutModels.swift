@@ -25,6 +25,8 @@ final class WorkoutModel: Model, @unchecked Sendable {
     @Field(key: "created_at") var createdAt: Date
     /// How pain shaped the workout, the API's `WorkoutPainAdjustment` JSON-encoded; `nil` when nothing hurt.
     @OptionalField(key: "pain") var pain: Data?
+    /// The theme the workout was generated with (``ThemeSnapshot`` as JSON); `nil` for none.
+    @OptionalField(key: "theme") var theme: Data?
 
     init() {}
 }
@@ -54,6 +56,10 @@ final class WorkoutRunModel: Model, @unchecked Sendable {
     /// The plan level this run's save opened, JSON-encoded `PlanUnlock`; `nil` when none.
     @OptionalField(key: "plan_unlock") var planUnlock: Data?
     @Field(key: "version") var version: Int
+    /// The theme the run is done with, counted against that theme's workouts once the run is saved.
+    @OptionalField(key: "theme_id") var themeID: UUID?
+    /// That theme as it was when the run started (``ThemeSnapshot`` as JSON).
+    @OptionalField(key: "theme") var theme: Data?
 
     init() {}
 }
