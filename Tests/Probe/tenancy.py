@@ -70,6 +70,12 @@ def _theme(base, headers):
     return _created(request(base, "POST", "/v1/me/themes", headers, body), "add a theme")["id"]
 
 
+def _goal(base, headers):
+    # A goal that notifies: its reminder (goal-<id>) is A's too, and must not move when an intruder tries the goal.
+    body = {"name": "Legs", "times": 10, "muscles": ["quadriceps"], "minutes": 20, "daysPerWeek": 2, "notify": True}
+    return _created(request(base, "POST", "/v1/me/goals", headers, body), "set a goal")["id"]
+
+
 REMINDER_KEY = "tenancy-probe"
 
 
@@ -102,6 +108,7 @@ def _session_pain(base, headers):
 KINDS = {
     ("pain-reports", "id"): Kind(True, _pain_report),
     ("themes", "id"): Kind(True, _theme),
+    ("goals", "id"): Kind(True, _goal),
     ("reminders", "key"): Kind(False, lambda base, headers: REMINDER_KEY, _reminder),
     ("conversations", "id"): Kind(True, _conversation),
     ("session-pain", "painId"): Kind(True, _session_pain),

@@ -95,8 +95,9 @@ public enum ReminderRules {
             issues.append(FieldIssue(field: "body", message: "must be at most \(maximumBodyLength) characters"))
         }
         guard issues.isEmpty, let key, let local, let zone, let dueAt else { return .failure(Invalid(issues: issues)) }
+        // The zone's name as given (and checked): Foundation on Linux names the `UTC` zone `GMT`.
         return .success(Valid(
-            key: key, localTime: local, timeZoneIdentifier: zone.identifier, title: title, body: body, dueAt: dueAt))
+            key: key, localTime: local, timeZoneIdentifier: rawZone, title: title, body: body, dueAt: dueAt))
     }
 
     /// The zone of an IANA identifier (`Europe/Berlin`, `UTC`); `nil` for anything else, including abbreviations

@@ -96,6 +96,7 @@ extension APIProblem {
         case .trainerConversation(let id): "no trainer conversation '\(id)'"
         case .planSessionPain(let id): "no pain record '\(id)' of a session of this plan"
         case .theme(let id): "no theme '\(id)'"
+        case .goal(let id): "no goal '\(id)'"
         }
     }
 
@@ -120,6 +121,12 @@ extension APIProblem {
                 "you already have \(limit) reminders; delete one or reuse its key to replace it", field: "key")
         case .tooManyThemes(let limit):
             return .conflict("you already have \(limit) themes; remove one before adding another")
+        case .tooManyGoals(let limit):
+            return .conflict("you already have \(limit) goals; delete one first")
+        case .goalReminderFull(let limit):
+            return .conflict(
+                "you already have \(limit) reminders, so this goal's cannot be set; delete a reminder or set notify "
+                    + "to false", field: "notify")
         }
     }
 

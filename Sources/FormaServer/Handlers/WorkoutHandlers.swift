@@ -75,8 +75,9 @@ extension FormaAPIHandler {
             results = body.results ?? []
             pain = try body.sessionPain.map(PlanLoadMapping.savedPain)
         }
-        return .ok(.init(body: .json(
-            try await transition(.save, workoutID: input.path.id, results: results, sessionPain: pain))))
+        let run = try await transition(.save, workoutID: input.path.id, results: results, sessionPain: pain)
+        await syncGoalReminders(afterSaveBy: try Caller.person())
+        return .ok(.init(body: .json(run)))
     }
 
     func listWorkouts(_ input: Operations.ListWorkouts.Input) async throws -> Operations.ListWorkouts.Output {

@@ -81,21 +81,29 @@ public final class ReminderWorker: Sendable {
         let database = try databases.database()
         try await markMissed(on: database)
         let claimed = try await claimDue(on: database)
-        guard !claimed.isEmpty else { return 0 }
+        if !claimed.isEmpty {
+            await deliver(claimed, on: database)
+        }
+        // Goals' reminders delivered, failed or missed (in this round or before) get their next occurrence.
+        try await GoalReminders.rollOver(on: database, now: clock.now, logger: logger)
+        return claimed.count
+    }
+
+    /// Delivers claimed reminders concurrently and records each outcome.
+    private func deliver(_ claimed: [ReminderModel], on database: any Database) async {
         let context: RoundContext
         do {
             context = try await roundContext(of: claimed, on: database)
         } catch {
             // Every claim expires with its lease and its reminder is tried again.
             logger.error("reminder round not prepared", metadata: ["error": .string(String(describing: error))])
-            return claimed.count
+            return
         }
         await withTaskGroup(of: Void.self) { group in
             for row in claimed {
                 group.addTask { await self.deliver(row, context: context, on: database) }
             }
         }
-        return claimed.count
     }
 
     /// Where a company's reminders go, and the secret they are signed with (opened once per round).

@@ -25,14 +25,7 @@ struct ReminderStore {
         guard others < ReminderRules.maximumPerPerson else {
             throw StateError.tooManyReminders(limit: ReminderRules.maximumPerPerson)
         }
-        let reset: [(String, any Encodable & Sendable)] = [
-            ("local_time", reminder.localTime.description), ("time_zone", reminder.timeZoneIdentifier),
-            ("title", reminder.title), ("body", reminder.body), ("due_at", reminder.dueAt),
-            ("state", ReminderModel.State.pending.rawValue), ("webhook_id", Self.newWebhookID()),
-            ("attempts", 0), ("next_attempt_at", reminder.dueAt), ("first_attempted_at", Date?.none),
-            ("claimed_until", Date?.none), ("claim_token", UUID?.none), ("last_error", String?.none),
-            ("delivered_at", Date?.none), ("updated_at", now),
-        ]
+        let reset = Self.resetColumns(reminder, now: now)
         let fixed: [(String, any Encodable & Sendable)] = [
             ("id", UUID()), ("company_id", companyID), ("user_id", userID), ("key", reminder.key),
             ("created_at", now),
@@ -52,6 +45,44 @@ struct ReminderStore {
             throw ServiceError.broken("a reminder just written is not there")
         }
         return row
+    }
+
+    /// The columns a reminder set anew takes: its fields, and a delivery started afresh (pending, no tries, a new
+    /// webhook id).
+    static func resetColumns(_ reminder: ReminderRules.Valid, now: Date) -> [(String, any Encodable & Sendable)] {
+        [
+            ("local_time", reminder.localTime.description), ("time_zone", reminder.timeZoneIdentifier),
+            ("title", reminder.title), ("body", reminder.body), ("due_at", reminder.dueAt),
+            ("state", ReminderModel.State.pending.rawValue), ("webhook_id", Self.newWebhookID()),
+            ("attempts", 0), ("next_attempt_at", reminder.dueAt), ("first_attempted_at", Date?.none),
+            ("claimed_until", Date?.none), ("claim_token", UUID?.none), ("last_error", String?.none),
+            ("delivered_at", Date?.none), ("updated_at", now),
+        ]
+    }
+
+    /// Sets the reminder under `reminder.key` anew only if it is still in `state` (a conditional `UPDATE`), so of
+    /// two processes re-arming one delivered reminder one does, and a reminder deleted meanwhile stays deleted.
+    /// Returns whether it was re-armed.
+    func rearm(_ reminder: ReminderRules.Valid, ifStill state: ReminderModel.State) async throws -> Bool {
+        var update = try database.sql().update(ReminderModel.schema)
+        for (column, value) in Self.resetColumns(reminder, now: now) {
+            update = update.set(column, to: SQLBind(value))
+        }
+        let changed = try await update
+            .where("company_id", .equal, SQLBind(companyID))
+            .where("user_id", .equal, SQLBind(userID))
+            .where("key", .equal, SQLBind(reminder.key))
+            .where("state", .equal, SQLBind(state.rawValue))
+            .returning("id")
+            .all()
+        return !changed.isEmpty
+    }
+
+    /// The reminders under `keys` that exist, by key.
+    func reminders(keys: [String]) async throws -> [String: ReminderModel] {
+        guard !keys.isEmpty else { return [:] }
+        let rows = try await query(on: database).filter(\.$key ~~ keys).all()
+        return Dictionary(rows.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Every reminder of the person, soonest due first.

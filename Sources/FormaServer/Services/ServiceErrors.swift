@@ -73,6 +73,7 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case planSessionPain(String)
     /// No workout theme with this id.
     case theme(String)
+    case goal(String)
 }
 
 /// The request does not fit the current state of what it changes.
@@ -90,6 +91,10 @@ enum StateError: DomainError, Sendable, Equatable {
     case tooManyReminders(limit: Int)
     /// A new theme for a person who holds the most themes allowed.
     case tooManyThemes(limit: Int)
+    /// A new goal for a person who holds the most goals allowed.
+    case tooManyGoals(limit: Int)
+    /// A goal that notifies, for a person whose reminders are full: its reminder cannot be set.
+    case goalReminderFull(limit: Int)
 }
 
 /// The server cannot answer now; the client may try again.

@@ -20,6 +20,7 @@ enum UserDataDeletion {
         PainReportModel.schema,
         WorkoutThemeModel.schema,
         ReminderModel.schema,
+        GoalModel.schema,
         MotionTestModel.schema,
         FitnessTestModel.schema,
         TrackedExerciseModel.schema,

@@ -15,6 +15,14 @@ struct ReminderRulesTests {
         }
     }
 
+    @Test func validate_keepsTheZonesNameAsGiven() throws {
+        // Foundation on Linux names the UTC zone "GMT"; the reminder keeps the name the person chose.
+        let valid = try ReminderRules.validate(
+            key: "k", localTime: "2027-01-16T07:00", timeZone: "UTC", title: "t", body: "", now: now).get()
+        #expect(valid.timeZoneIdentifier == "UTC")
+        #expect(valid.dueAt == Date(timeIntervalSince1970: 1_800_082_800))
+    }
+
     @Test func validate_collectsEveryFieldAtFault() throws {
         // act
         let result = ReminderRules.validate(
