@@ -124,11 +124,18 @@ enum TrainerMapping {
                     avoiding: $0.avoiding.map(\.rawValue))
             },
             workout: try conversation.workout.map { try workout($0, id: row.workoutID, pain: conversation.workoutPain) },
-            checkIn: conversation.checkIn.map {
-                .init(endedAt: $0.endedAt, minutes: $0.minutes, sessionRPE: $0.sessionRPE, feeling: $0.feeling.rawValue)
-            },
+            checkIn: conversation.checkIn.map(checkIn),
             proposals: conversation.proposals.map(\.description),
             scheduledFor: conversation.scheduledFor?.description, createdAt: row.createdAt, updatedAt: row.updatedAt)
+    }
+
+    /// A session's check-in: in the conversation, and on the run it was stored with.
+    static func checkIn(_ checkIn: SessionCheckIn) -> Components.Schemas.TrainerCheckIn {
+        .init(
+            endedAt: checkIn.endedAt, minutes: checkIn.minutes, sessionRPE: checkIn.sessionRPE,
+            feeling: .init(rawValue: checkIn.feeling.rawValue) ?? .okay,
+            painBefore: checkIn.painBefore.map { .init(region: $0.region.rawValue, level: $0.level) },
+            painAfter: checkIn.painAfter.map { .init(region: $0.region.rawValue, level: $0.level) })
     }
 
     static func message(_ message: TrainerMessage) -> Components.Schemas.TrainerMessage {

@@ -148,6 +148,8 @@ struct TrainerStore {
             // race or a concurrent copy of the reply rolls the workout back with everything else.
             let planned = stored.conversation.workout == nil ? conversation.workout : nil
             let plannedPain = conversation.workoutPain
+            // The check-in that completes in this reply goes with the run of the trainer's workout.
+            let checkIn = stored.conversation.checkIn == nil ? conversation.checkIn : nil
             let workoutID = planned == nil ? row.workoutID : UUID()
             do {
                 try await database.transaction { transaction in
@@ -175,6 +177,9 @@ struct TrainerStore {
                         .returning("id")
                         .all()
                     guard changed.count == 1 else { throw LostRace() }
+                    if let checkIn, let workoutID {
+                        try await attach(checkIn, toLatestRunOf: workoutID, on: transaction)
+                    }
                     if profile != before {
                         try await saveProfile(profile, of: user, on: transaction)
                     }
@@ -195,6 +200,21 @@ struct TrainerStore {
     }
 
     private struct LostRace: Error {}
+
+    /// Stores `checkIn` with the person's latest saved (completed) run of the trainer's workout `workoutID`; with
+    /// no such run (the workout was not played through the player, or was quit) it stays in the conversation only.
+    private func attach(_ checkIn: SessionCheckIn, toLatestRunOf workoutID: UUID, on database: any Database) async throws {
+        guard let run = try await WorkoutRunModel.query(on: database)
+            .filter(\.$userID == userID).filter(\.$companyID == companyID).filter(\.$workoutID == workoutID)
+            .filter(\.$status == WorkoutRunStatus.completed.rawValue)
+            .sort(\.$endedAt, .descending).sort(\.$id).first()
+        else { return }
+        try await database.sql().update(WorkoutRunModel.schema)
+            .set("check_in", to: SQLBind(try Self.encoder.encode(checkIn)))
+            .where("id", .equal, SQLBind(try run.requireID()))
+            .where("user_id", .equal, SQLBind(userID))
+            .run()
+    }
 
     /// Stores the conversation's workout as the person's workout `id`, named and categorised as a generated one,
     /// with the trainer's pain section, so `GET /v1/workouts/{id}` answers the same items and section.

@@ -30,5 +30,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         AddWorkoutPain(),
         CreatePlanSessionPain(),
         AddTrainerConversationWorkout(),
+        AddWorkoutRunCheckIn(),
     ]
 }

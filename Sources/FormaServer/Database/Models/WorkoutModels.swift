@@ -54,6 +54,9 @@ final class WorkoutRunModel: Model, @unchecked Sendable {
     /// The plan level this run's save opened, JSON-encoded `PlanUnlock`; `nil` when none.
     @OptionalField(key: "plan_unlock") var planUnlock: Data?
     @Field(key: "version") var version: Int
+    /// The trainer's check-in of this run (FormaCore's `SessionCheckIn` as JSON), attached when the trainer
+    /// conversation whose workout this is completes its check-in; `nil` otherwise (docs/trainer.md).
+    @OptionalField(key: "check_in") var checkIn: Data?
 
     init() {}
 }
