@@ -64,6 +64,14 @@ extension FormaAPIHandler {
                 try await trainerEnvironment(for: me, now: store.now, withPain: withPain)
             }
         }
+        switch stored.reminder {
+        case .set?: logger.info("trainer reminder set")
+        case .refused(let fields)?:
+            // The conversation finished anyway; only the refused fields are logged (no time, zone or text).
+            logger.warning(
+                "trainer reminder not set", metadata: ["refused": .string(fields.joined(separator: ","))])
+        case nil: break
+        }
         return .ok(.init(body: .json(try TrainerMapping.conversation(stored))))
     }
 

@@ -31,6 +31,16 @@ struct TrainerStore {
     struct Stored {
         var row: TrainerConversationModel
         var conversation: TrainerConversation
+        /// What became of the next-session reminder, when this reply scheduled the next session.
+        var reminder: ReminderOutcome? = nil
+    }
+
+    /// The next-session reminder a reply set, or why it was refused (the conversation finishes either way).
+    enum ReminderOutcome: Equatable {
+        case set(dueAt: Date)
+        /// The reminder rules refused it: the fields at fault (`localTime` more than a year ahead or past, `key` when
+        /// the person holds too many reminders). Field names only, so logs carry no personal data.
+        case refused(fields: [String])
     }
 
     // MARK: Reading
@@ -150,9 +160,11 @@ struct TrainerStore {
             let plannedPain = conversation.workoutPain
             // The check-in that completes in this reply goes with the run of the trainer's workout.
             let checkIn = stored.conversation.checkIn == nil ? conversation.checkIn : nil
+            // The next session picked in this reply sets the person's reminder under the trainer's key.
+            let reminder = stored.conversation.scheduledFor == nil ? conversation.nextSessionReminder : nil
             let workoutID = planned == nil ? row.workoutID : UUID()
             do {
-                try await database.transaction { transaction in
+                let outcome = try await database.transaction { transaction -> ReminderOutcome? in
                     let record = TrainerReplyModel()
                     record.id = UUID()
                     record.conversationID = try row.requireID()
@@ -183,13 +195,15 @@ struct TrainerStore {
                     if profile != before {
                         try await saveProfile(profile, of: user, on: transaction)
                     }
+                    guard let reminder else { return nil }
+                    return try await setReminder(reminder, on: transaction)
                 }
                 row.state = state
                 row.status = status
                 row.workoutID = workoutID
                 row.version += 1
                 row.updatedAt = now
-                return Stored(row: row, conversation: conversation)
+                return Stored(row: row, conversation: conversation, reminder: outcome)
             } catch is LostRace {
                 continue
             } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
@@ -200,6 +214,26 @@ struct TrainerStore {
     }
 
     private struct LostRace: Error {}
+
+    /// Sets `reminder` with the reminder rules and store of `PUT /v1/me/reminders/{key}`, replacing the one under
+    /// its key; a reminder the rules refuse is not set, and the refusal is returned rather than thrown.
+    private func setReminder(_ reminder: TrainerReminder, on database: any Database) async throws -> ReminderOutcome {
+        let checked = ReminderRules.validate(
+            key: TrainerReminder.key, localTime: reminder.localTime.description,
+            timeZone: reminder.timeZoneIdentifier, title: reminder.title, body: reminder.body, now: now)
+        switch checked {
+        case .failure(let invalid):
+            return .refused(fields: invalid.issues.map(\.field))
+        case .success(let valid):
+            do {
+                let row = try await ReminderStore(database: database, companyID: companyID, userID: userID, now: now)
+                    .set(valid)
+                return .set(dueAt: row.dueAt)
+            } catch StateError.tooManyReminders {
+                return .refused(fields: ["key"])
+            }
+        }
+    }
 
     /// Stores `checkIn` with the person's latest saved (completed) run of the trainer's workout `workoutID`; with
     /// no such run (the workout was not played through the player, or was quit) it stays in the conversation only.
