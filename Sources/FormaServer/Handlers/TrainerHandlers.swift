@@ -64,6 +64,14 @@ extension FormaAPIHandler {
                 try await trainerEnvironment(for: me, now: store.now, withPain: withPain)
             }
         }
+        switch stored.reminder {
+        case .set?: logger.info("trainer reminder set")
+        case .refused(let fields)?:
+            // The conversation finished anyway; only the refused fields are logged (no time, zone or text).
+            logger.warning(
+                "trainer reminder not set", metadata: ["refused": .string(fields.joined(separator: ","))])
+        case nil: break
+        }
         return .ok(.init(body: .json(try TrainerMapping.conversation(stored))))
     }
 
@@ -123,12 +131,19 @@ enum TrainerMapping {
                     kind: .init(rawValue: $0.kind.rawValue) ?? .rest, explanation: $0.explanation,
                     avoiding: $0.avoiding.map(\.rawValue))
             },
-            workout: conversation.workout.map { workout($0, pain: conversation.workoutPain) },
-            checkIn: conversation.checkIn.map {
-                .init(endedAt: $0.endedAt, minutes: $0.minutes, sessionRPE: $0.sessionRPE, feeling: $0.feeling.rawValue)
-            },
+            workout: try conversation.workout.map { try workout($0, id: row.workoutID, pain: conversation.workoutPain) },
+            checkIn: conversation.checkIn.map(checkIn),
             proposals: conversation.proposals.map(\.description),
             scheduledFor: conversation.scheduledFor?.description, createdAt: row.createdAt, updatedAt: row.updatedAt)
+    }
+
+    /// A session's check-in: in the conversation, and on the run it was stored with.
+    static func checkIn(_ checkIn: SessionCheckIn) -> Components.Schemas.TrainerCheckIn {
+        .init(
+            endedAt: checkIn.endedAt, minutes: checkIn.minutes, sessionRPE: checkIn.sessionRPE,
+            feeling: .init(rawValue: checkIn.feeling.rawValue) ?? .okay,
+            painBefore: checkIn.painBefore.map { .init(region: $0.region.rawValue, level: $0.level) },
+            painAfter: checkIn.painAfter.map { .init(region: $0.region.rawValue, level: $0.level) })
     }
 
     static func message(_ message: TrainerMessage) -> Components.Schemas.TrainerMessage {
@@ -148,9 +163,14 @@ enum TrainerMapping {
             painfulRegions: profile.painfulRegions?.map(\.rawValue))
     }
 
-    static func workout(_ workout: Workout, pain: WorkoutPainSection?) -> Components.Schemas.TrainerWorkout {
-        .init(
-            minutes: workout.request.durationMinutes, estimatedSeconds: workout.estimatedSeconds,
+    /// `id` is the stored workout made from it (`GET /v1/workouts/{id}`), which every conversation with a workout
+    /// has (the migration stored those of older conversations).
+    static func workout(
+        _ workout: Workout, id: UUID?, pain: WorkoutPainSection?
+    ) throws -> Components.Schemas.TrainerWorkout {
+        guard let id else { throw ServiceError.broken("a trainer conversation's workout has no stored workout") }
+        return .init(
+            workoutId: id.uuidString.lowercased(), minutes: workout.request.durationMinutes, estimatedSeconds: workout.estimatedSeconds,
             seed: Int64(clamping: workout.seed), request: WorkoutMapping.request(workout.request),
             items: workout.items.map(WorkoutMapping.item), pain: pain.map(RehabMapping.adjustment))
     }

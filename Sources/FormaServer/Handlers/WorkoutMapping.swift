@@ -53,6 +53,7 @@ enum WorkoutMapping {
             try WorkoutStore.codec.decoder.decode([WorkoutExerciseResult].self, from: $0)
         }
         let unlock = try model.planUnlock.map { try WorkoutStore.codec.decoder.decode(PlanUnlock.self, from: $0) }
+        let checkIn = try model.checkIn.map { try JSONDecoder().decode(SessionCheckIn.self, from: $0) }
         return .init(
             id: try model.requireID().uuidString.lowercased(),
             workoutId: model.workoutID.uuidString.lowercased(),
@@ -63,7 +64,8 @@ enum WorkoutMapping {
             results: results?.map {
                 .init(exerciseId: $0.exerciseID, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
             },
-            planUnlocked: unlock.map(planUnlock), theme: try ThemeMapping.reference(stored: model.theme))
+            planUnlocked: unlock.map(planUnlock), theme: try ThemeMapping.reference(stored: model.theme),
+            checkIn: checkIn.map(TrainerMapping.checkIn))
     }
 
     static func planUnlock(_ unlock: PlanUnlock) -> Components.Schemas.PlanUnlock {

@@ -31,6 +31,16 @@ struct TrainerStore {
     struct Stored {
         var row: TrainerConversationModel
         var conversation: TrainerConversation
+        /// What became of the next-session reminder, when this reply scheduled the next session.
+        var reminder: ReminderOutcome? = nil
+    }
+
+    /// The next-session reminder a reply set, or why it was refused (the conversation finishes either way).
+    enum ReminderOutcome: Equatable {
+        case set(dueAt: Date)
+        /// The reminder rules refused it: the fields at fault (`localTime` more than a year ahead or past, `key` when
+        /// the person holds too many reminders). Field names only, so logs carry no personal data.
+        case refused(fields: [String])
     }
 
     // MARK: Reading
@@ -144,8 +154,17 @@ struct TrainerStore {
             let state = try Self.encoder.encode(conversation)
             let status = Self.status(of: conversation)
             let profile = conversation.profile
+            // The reply that plans today's workout stores it as the person's workout, in this transaction: a lost
+            // race or a concurrent copy of the reply rolls the workout back with everything else.
+            let planned = stored.conversation.workout == nil ? conversation.workout : nil
+            let plannedPain = conversation.workoutPain
+            // The check-in that completes in this reply goes with the run of the trainer's workout.
+            let checkIn = stored.conversation.checkIn == nil ? conversation.checkIn : nil
+            // The next session picked in this reply sets the person's reminder under the trainer's key.
+            let reminder = stored.conversation.scheduledFor == nil ? conversation.nextSessionReminder : nil
+            let workoutID = planned == nil ? row.workoutID : UUID()
             do {
-                try await database.transaction { transaction in
+                let outcome = try await database.transaction { transaction -> ReminderOutcome? in
                     let record = TrainerReplyModel()
                     record.id = UUID()
                     record.conversationID = try row.requireID()
@@ -154,11 +173,15 @@ struct TrainerStore {
                     record.clientID = reply.clientID
                     record.createdAt = now
                     try await record.create(on: transaction)
+                    if let planned, let workoutID {
+                        try await storeWorkout(planned, id: workoutID, pain: plannedPain, on: transaction)
+                    }
                     let changed = try await transaction.sql().update(TrainerConversationModel.schema)
                         .set("state", to: SQLBind(state))
                         .set("status", to: SQLBind(status))
                         .set("version", to: SQLBind(row.version + 1))
                         .set("updated_at", to: SQLBind(now))
+                        .set("workout_id", to: SQLBind(workoutID))
                         .where("id", .equal, SQLBind(try row.requireID()))
                         .where("user_id", .equal, SQLBind(userID))
                         .where("company_id", .equal, SQLBind(companyID))
@@ -166,15 +189,21 @@ struct TrainerStore {
                         .returning("id")
                         .all()
                     guard changed.count == 1 else { throw LostRace() }
+                    if let checkIn, let workoutID {
+                        try await attach(checkIn, toLatestRunOf: workoutID, on: transaction)
+                    }
                     if profile != before {
                         try await saveProfile(profile, of: user, on: transaction)
                     }
+                    guard let reminder else { return nil }
+                    return try await setReminder(reminder, on: transaction)
                 }
                 row.state = state
                 row.status = status
+                row.workoutID = workoutID
                 row.version += 1
                 row.updatedAt = now
-                return Stored(row: row, conversation: conversation)
+                return Stored(row: row, conversation: conversation, reminder: outcome)
             } catch is LostRace {
                 continue
             } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
@@ -185,6 +214,53 @@ struct TrainerStore {
     }
 
     private struct LostRace: Error {}
+
+    /// Sets `reminder` with the reminder rules and store of `PUT /v1/me/reminders/{key}`, replacing the one under
+    /// its key; a reminder the rules refuse is not set, and the refusal is returned rather than thrown.
+    private func setReminder(_ reminder: TrainerReminder, on database: any Database) async throws -> ReminderOutcome {
+        let checked = ReminderRules.validate(
+            key: TrainerReminder.key, localTime: reminder.localTime.description,
+            timeZone: reminder.timeZoneIdentifier, title: reminder.title, body: reminder.body, now: now)
+        switch checked {
+        case .failure(let invalid):
+            return .refused(fields: invalid.issues.map(\.field))
+        case .success(let valid):
+            do {
+                let row = try await ReminderStore(database: database, companyID: companyID, userID: userID, now: now)
+                    .set(valid)
+                return .set(dueAt: row.dueAt)
+            } catch StateError.tooManyReminders {
+                return .refused(fields: ["key"])
+            }
+        }
+    }
+
+    /// Stores `checkIn` with the person's latest saved (completed) run of the trainer's workout `workoutID`; with
+    /// no such run (the workout was not played through the player, or was quit) it stays in the conversation only.
+    private func attach(_ checkIn: SessionCheckIn, toLatestRunOf workoutID: UUID, on database: any Database) async throws {
+        guard let run = try await WorkoutRunModel.query(on: database)
+            .filter(\.$userID == userID).filter(\.$companyID == companyID).filter(\.$workoutID == workoutID)
+            .filter(\.$status == WorkoutRunStatus.completed.rawValue)
+            .sort(\.$endedAt, .descending).sort(\.$id).first()
+        else { return }
+        try await database.sql().update(WorkoutRunModel.schema)
+            .set("check_in", to: SQLBind(try Self.encoder.encode(checkIn)))
+            .where("id", .equal, SQLBind(try run.requireID()))
+            .where("user_id", .equal, SQLBind(userID))
+            .run()
+    }
+
+    /// Stores the conversation's workout as the person's workout `id`, named and categorised as a generated one,
+    /// with the trainer's pain section, so `GET /v1/workouts/{id}` answers the same items and section.
+    private func storeWorkout(
+        _ workout: Workout, id: UUID, pain: WorkoutPainSection?, on database: any Database
+    ) async throws {
+        let store = WorkoutStore(database: database, companyID: companyID, userID: userID, now: now)
+        _ = try await store.create(
+            workout, id: id, name: WorkoutNaming.name(for: workout.request),
+            category: WorkoutNaming.category(for: workout.request), planSession: nil,
+            pain: try RehabMapping.encoded(pain.map(RehabMapping.adjustment)))
+    }
 
     /// Saves the trainer's profile: age, height, weight and gender on the user (what `GET /v1/me` shows), the rest
     /// as the trainer's profile row.

@@ -31,5 +31,7 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreatePlanSessionPain(),
         CreateWorkoutThemes(),
         CreateGoals(),
+        AddTrainerConversationWorkout(),
+        AddWorkoutRunCheckIn(),
     ]
 }

@@ -60,6 +60,9 @@ final class WorkoutRunModel: Model, @unchecked Sendable {
     @OptionalField(key: "theme_id") var themeID: UUID?
     /// That theme as it was when the run started (``ThemeSnapshot`` as JSON).
     @OptionalField(key: "theme") var theme: Data?
+    /// The trainer's check-in of this run (FormaCore's `SessionCheckIn` as JSON), attached when the trainer
+    /// conversation whose workout this is completes its check-in; `nil` otherwise (docs/trainer.md).
+    @OptionalField(key: "check_in") var checkIn: Data?
 
     init() {}
 }
