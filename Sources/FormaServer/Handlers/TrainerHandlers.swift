@@ -123,7 +123,7 @@ enum TrainerMapping {
                     kind: .init(rawValue: $0.kind.rawValue) ?? .rest, explanation: $0.explanation,
                     avoiding: $0.avoiding.map(\.rawValue))
             },
-            workout: conversation.workout.map { workout($0, pain: conversation.workoutPain) },
+            workout: try conversation.workout.map { try workout($0, id: row.workoutID, pain: conversation.workoutPain) },
             checkIn: conversation.checkIn.map {
                 .init(endedAt: $0.endedAt, minutes: $0.minutes, sessionRPE: $0.sessionRPE, feeling: $0.feeling.rawValue)
             },
@@ -148,9 +148,14 @@ enum TrainerMapping {
             painfulRegions: profile.painfulRegions?.map(\.rawValue))
     }
 
-    static func workout(_ workout: Workout, pain: WorkoutPainSection?) -> Components.Schemas.TrainerWorkout {
-        .init(
-            minutes: workout.request.durationMinutes, estimatedSeconds: workout.estimatedSeconds,
+    /// `id` is the stored workout made from it (`GET /v1/workouts/{id}`), which every conversation with a workout
+    /// has (the migration stored those of older conversations).
+    static func workout(
+        _ workout: Workout, id: UUID?, pain: WorkoutPainSection?
+    ) throws -> Components.Schemas.TrainerWorkout {
+        guard let id else { throw ServiceError.broken("a trainer conversation's workout has no stored workout") }
+        return .init(
+            workoutId: id.uuidString.lowercased(), minutes: workout.request.durationMinutes, estimatedSeconds: workout.estimatedSeconds,
             seed: Int64(clamping: workout.seed), request: WorkoutMapping.request(workout.request),
             items: workout.items.map(WorkoutMapping.item), pain: pain.map(RehabMapping.adjustment))
     }

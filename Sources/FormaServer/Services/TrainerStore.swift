@@ -144,6 +144,11 @@ struct TrainerStore {
             let state = try Self.encoder.encode(conversation)
             let status = Self.status(of: conversation)
             let profile = conversation.profile
+            // The reply that plans today's workout stores it as the person's workout, in this transaction: a lost
+            // race or a concurrent copy of the reply rolls the workout back with everything else.
+            let planned = stored.conversation.workout == nil ? conversation.workout : nil
+            let plannedPain = conversation.workoutPain
+            let workoutID = planned == nil ? row.workoutID : UUID()
             do {
                 try await database.transaction { transaction in
                     let record = TrainerReplyModel()
@@ -154,11 +159,15 @@ struct TrainerStore {
                     record.clientID = reply.clientID
                     record.createdAt = now
                     try await record.create(on: transaction)
+                    if let planned, let workoutID {
+                        try await storeWorkout(planned, id: workoutID, pain: plannedPain, on: transaction)
+                    }
                     let changed = try await transaction.sql().update(TrainerConversationModel.schema)
                         .set("state", to: SQLBind(state))
                         .set("status", to: SQLBind(status))
                         .set("version", to: SQLBind(row.version + 1))
                         .set("updated_at", to: SQLBind(now))
+                        .set("workout_id", to: SQLBind(workoutID))
                         .where("id", .equal, SQLBind(try row.requireID()))
                         .where("user_id", .equal, SQLBind(userID))
                         .where("company_id", .equal, SQLBind(companyID))
@@ -172,6 +181,7 @@ struct TrainerStore {
                 }
                 row.state = state
                 row.status = status
+                row.workoutID = workoutID
                 row.version += 1
                 row.updatedAt = now
                 return Stored(row: row, conversation: conversation)
@@ -185,6 +195,18 @@ struct TrainerStore {
     }
 
     private struct LostRace: Error {}
+
+    /// Stores the conversation's workout as the person's workout `id`, named and categorised as a generated one,
+    /// with the trainer's pain section, so `GET /v1/workouts/{id}` answers the same items and section.
+    private func storeWorkout(
+        _ workout: Workout, id: UUID, pain: WorkoutPainSection?, on database: any Database
+    ) async throws {
+        let store = WorkoutStore(database: database, companyID: companyID, userID: userID, now: now)
+        _ = try await store.create(
+            workout, id: id, name: WorkoutNaming.name(for: workout.request),
+            category: WorkoutNaming.category(for: workout.request), planSession: nil,
+            pain: try RehabMapping.encoded(pain.map(RehabMapping.adjustment)))
+    }
 
     /// Saves the trainer's profile: age, height, weight and gender on the user (what `GET /v1/me` shows), the rest
     /// as the trainer's profile row.

@@ -29,11 +29,11 @@ struct WorkoutStore {
 
     /// Stores a generated workout (or a plan session's) for the person.
     func create(
-        _ workout: Workout, name: String, category: WorkoutCategory, planSession: (plan: String, session: String)?,
-        pain: Data? = nil
+        _ workout: Workout, id: UUID = UUID(), name: String, category: WorkoutCategory,
+        planSession: (plan: String, session: String)?, pain: Data? = nil
     ) async throws -> WorkoutModel {
         let model = WorkoutModel()
-        model.id = UUID()
+        model.id = id
         model.companyID = companyID
         model.userID = userID
         model.name = name

@@ -48,6 +48,8 @@ struct TrainerConversationBody: Decodable, Equatable {
             let categories: [String]?
         }
 
+        /// The stored workout (`GET /v1/workouts/{id}`).
+        let workoutId: String
         let minutes: Int
         let request: Request
         let items: [Item]

@@ -29,5 +29,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateTrainerConversations(),
         AddWorkoutPain(),
         CreatePlanSessionPain(),
+        AddTrainerConversationWorkout(),
     ]
 }

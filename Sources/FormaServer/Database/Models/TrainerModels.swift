@@ -16,6 +16,9 @@ final class TrainerConversationModel: Model, @unchecked Sendable {
     @Field(key: "version") var version: Int
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
+    /// The stored workout (`workouts`) made from the conversation's workout, in the transaction of the reply that
+    /// planned it; `nil` until then, and on a rest day. No foreign key: deleting the workout leaves a dangling id.
+    @OptionalField(key: "workout_id") var workoutID: UUID?
 
     static let active = "active"
     static let finished = "finished"
