@@ -252,7 +252,7 @@ export class TrainerView {
         return;
       } catch (error) {
         failure = error;
-        if (!(error.status === 0 || error.status >= 500)) break;
+        if (!(error.status === 0 || error.status >= 500) || attempt === RETRIES) break;
         await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
       }
     }
