@@ -716,6 +716,43 @@ def answer(driver, field, choices=(), text=None):
     wait_until(lambda: chat_state(driver)[0] != field, 30, f"an answer to {field} accepted")
 
 
+def answer_through_a_lost_response(driver, field, choice, label):
+    """The first answer's response is lost on its way back (the server applied it): the page sends it again with the
+    same client id, and the conversation advances once."""
+    wait_for_question(driver, field)
+    driver.execute_script("""
+        window.repliesSent = [];
+        const real = window.fetch;
+        let dropped = false;
+        window.fetch = async (url, init) => {
+          const reply = init && init.method === 'POST' && String(url).endsWith('/replies');
+          if (reply) window.repliesSent.push(JSON.parse(init.body));
+          const response = await real(url, init);
+          if (reply && !dropped) {
+            dropped = true;
+            throw new TypeError('the response was lost');
+          }
+          return response;
+        };""")
+    people = len(driver.find_elements(By.CSS_SELECTOR, "#messages li.person"))
+    answer(driver, field, [choice])
+    sent = driver.execute_script("return window.repliesSent")
+    assert len(sent) == 2 and sent[0] == sent[1] and sent[0]["clientId"], sent
+    mine = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#messages li.person .text")]
+    assert len(mine) == people + 1 and mine[-1] == label, mine
+
+
+def answer_by_keyboard(driver, field, first_choice):
+    """After an answer, focus is on the new question's first quick reply: Enter answers it."""
+    from selenium.webdriver.common.keys import Keys
+    wait_for_question(driver, field)
+    focused = wait_until(lambda: driver.switch_to.active_element.get_attribute("data-id") == first_choice, 10,
+                         f"focus on {first_choice}")
+    assert focused
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_until(lambda: chat_state(driver)[0] != field, 30, f"an answer to {field} by keyboard")
+
+
 def play_inline(driver, events, tracked, timeout=240):
     """The inline player, clicked through as a person would: rests skipped, exercises the camera does not count
     finished by hand, the counted squat left to the replayed recording; returns when the chat is back."""
@@ -785,8 +822,8 @@ def trainer_conversation(harness, driver, user, src):
     assert driver.find_element(By.ID, "answer").get_attribute("aria-invalid") == "true"
     answer(driver, "height", text="5'11\"")
     answer(driver, "weight", text="76 kg")
-    answer(driver, "goal", ["strength"])
-    answer(driver, "experience", ["beginner"])
+    answer_through_a_lost_response(driver, "goal", "strength", "Get stronger")
+    answer_by_keyboard(driver, "experience", "beginner")
     answer(driver, "equipment", ["none"])
     wait_for_question(driver, "trainingDays")
 
