@@ -8,6 +8,52 @@ public enum EmbedPage: Sendable, Hashable {
     case challenge(exercise: String, seconds: Int)
     case leaderboard(exercise: String, seconds: Int)
     case camera(exercise: String? = nil)
+    /// The AI trainer's chat, with the host's pre-fill (seed 002): what `user` leaves out, the trainer asks.
+    case trainer(user: UserDetails? = nil)
+}
+
+/// What the host already knows about the person, for the trainer to skip (seed 002's pre-fill). Every field is
+/// optional: leave out what you do not know; a zero, negative or empty value is left out of the URL as well, so the
+/// trainer asks for it rather than taking it.
+public struct UserDetails: Sendable, Hashable {
+    public enum Gender: String, Sendable, Hashable, CaseIterable {
+        case male, female
+    }
+
+    /// Years.
+    public var age: Int?
+    /// Centimetres.
+    public var height: Double?
+    /// Kilograms.
+    public var weight: Double?
+    public var gender: Gender?
+
+    public init(age: Int? = nil, height: Double? = nil, weight: Double? = nil, gender: Gender? = nil) {
+        self.age = age
+        self.height = height
+        self.weight = weight
+        self.gender = gender
+    }
+
+    /// The page's URL parameters (`age`, `heightCm`, `weightKg`, `gender`), only for usable values.
+    var queryItems: [URLQueryItem] {
+        func number(_ value: Double?) -> String? {
+            guard let value, value.isFinite, value > 0 else { return nil }
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        }
+        var items: [URLQueryItem] = []
+        if let age, age > 0 { items.append(URLQueryItem(name: "age", value: String(age))) }
+        if let height = number(height) { items.append(URLQueryItem(name: "heightCm", value: height)) }
+        if let weight = number(weight) { items.append(URLQueryItem(name: "weightKg", value: weight)) }
+        if let gender { items.append(URLQueryItem(name: "gender", value: gender.rawValue)) }
+        return items
+    }
+}
+
+/// The look of an embedded page. The pages are drawn dark, seed 002's `IStyle(style: "dark")`; it is the only
+/// style they have, so it adds nothing to the URL.
+public enum EmbedStyle: String, Sendable, Hashable, CaseIterable {
+    case dark
 }
 
 /// What the host posts to the page after `kinestex_launched` (docs/embed-protocol.md). Values are JSON-encoded,
@@ -99,6 +145,9 @@ extension FormaKit {
         case .camera(let exercise):
             path = "/embed/camera"
             if let exercise { query.append(URLQueryItem(name: "exercise", value: exercise)) }
+        case .trainer(let user):
+            path = "/embed/trainer"
+            query += user?.queryItems ?? []
         }
         if let replay { query.append(URLQueryItem(name: "replay", value: replay.absoluteString)) }
         if legacyEvents { query.append(URLQueryItem(name: "events", value: "2023")) }

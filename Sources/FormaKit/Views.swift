@@ -231,6 +231,18 @@ extension FormaKit {
     ) -> FormaWebView {
         view(.camera(exercise: exercise), isLoading: isLoading, state: state, onMessageReceived: onMessageReceived)
     }
+
+    /// The AI trainer's chat (seed 002): profile, readiness check, the workout played inside the chat, check-in and
+    /// the next session. `user` pre-fills what the host knows (nil: the trainer asks everything). Listen for
+    /// ``FormaEvent/trainerScheduleNextWorkout(scheduledFor:)`` (local time, `YYYY-MM-DDTHH:MM`; hand it to
+    /// ``NextWorkoutReminderScheduler``) and ``FormaEvent/workoutExitRequest``.
+    @MainActor
+    public func createTrainerChatView(
+        user: UserDetails? = nil, style: EmbedStyle = .dark, isLoading: Binding<Bool>,
+        state: FormaWebViewState? = nil, onMessageReceived: @escaping (FormaEvent) -> Void
+    ) -> FormaWebView {
+        view(.trainer(user: user), isLoading: isLoading, state: state, onMessageReceived: onMessageReceived)
+    }
 }
 
 extension FormaWebViewState {

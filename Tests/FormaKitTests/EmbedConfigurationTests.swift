@@ -45,4 +45,36 @@ import Testing
         #expect(items.first { $0.name == "replay" }?.value == replay.absoluteString)
         #expect(kit.embedURL(.home).path == "/base/embed")
     }
+
+    /// The trainer page's URL (what createTrainerChatView loads): the company, and the pre-fill the page sends as the
+    /// conversation's start (docs/embed.md); zero, negative and missing values stay out, so the trainer asks them.
+    @Test func trainerURL_carriesOnlyTheUsablePreFill() throws {
+        let kit = FormaKit(baseURL: URL(string: "https://forma.example.com")!, token: "ft_x", companyName: "Acme")
+        func items(_ page: EmbedPage) -> [String: String] {
+            let components = URLComponents(url: kit.embedURL(page), resolvingAgainstBaseURL: false)
+            return Dictionary(uniqueKeysWithValues: (components?.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+        }
+        let full = UserDetails(age: 32, height: 178, weight: 76.5, gender: .male)
+        #expect(kit.embedURL(.trainer(user: full)).absoluteString
+            == "https://forma.example.com/embed/trainer?company=Acme&age=32&heightCm=178&weightKg=76.5&gender=male")
+        #expect(items(.trainer(user: UserDetails(age: 0, height: 0, weight: -3, gender: .female)))
+            == ["company": "Acme", "gender": "female"])
+        #expect(items(.trainer(user: UserDetails(height: .nan, weight: .infinity))) == ["company": "Acme"])
+        #expect(items(.trainer()) == ["company": "Acme"])
+        #expect(kit.embedURL(.trainer(user: nil), legacyEvents: true).absoluteString
+            == "https://forma.example.com/embed/trainer?company=Acme&events=2023")
+    }
+
+    /// What the trainer page sends when the person picks the next session, in seed 002's shape (the field beside
+    /// `type`) and inside `data`, and its exit request.
+    @Test func trainerEvents_decodeToTheirCases() throws {
+        #expect(try FormaEvent(message: #"{"type":"trainer_schedule_next_workout","scheduledFor":"2026-11-27T18:00"}"#)
+            == .trainerScheduleNextWorkout(scheduledFor: "2026-11-27T18:00"))
+        #expect(try FormaEvent(message: #"{"type":"trainer_schedule_next_workout","data":{"scheduledFor":"2026-11-27T07:00"}}"#)
+            == .trainerScheduleNextWorkout(scheduledFor: "2026-11-27T07:00"))
+        #expect(try FormaEvent(message: #"{"type":"workout_exit_request","data":{"workoutId":"w1"}}"#) == .workoutExitRequest)
+        let missing = try FormaEvent(message: #"{"type":"trainer_schedule_next_workout"}"#)
+        guard case .unknown(let type, _) = missing else { Issue.record("\(missing)"); return }
+        #expect(type == "trainer_schedule_next_workout")
+    }
 }

@@ -54,6 +54,15 @@ import Testing
         #expect(selected.first.map { UUID(uuidString: $0.id) != nil } == true)
     }
 
+    @Test func recordedTrainerMessages_decodeToTheirCases() throws {
+        let events = try Self.recorded().map(FormaEvent.init(message:))
+        let scheduled = events.compactMap { if case .trainerScheduleNextWorkout(let at) = $0 { at } else { nil } }
+        #expect(scheduled.count == 1)
+        // YYYY-MM-DDTHH:MM, local time with no zone, as the page sent it
+        #expect(scheduled.allSatisfy { $0.count == 16 && $0.firstMatch(of: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/) != nil })
+        #expect(events.contains(.workoutExitRequest))
+    }
+
     @Test func theOtherMessagesOfTheProtocol() throws {
         let mistake = try FormaEvent(message: #"{"type":"mistake","data":{"exercise":"Bodyweight Squat","code":"knees-caving","message":"Push your knees out","partial":false}}"#)
         #expect(mistake == .mistake(.init(exercise: "Bodyweight Squat", code: "knees-caving", message: "Push your knees out", partial: false)))

@@ -1,6 +1,6 @@
 // The embedded experience: waits for the host's configuration (docs/embed-protocol.md), signs the person in, and
 // shows the view the URL names: home, a plan, the workout player, the camera component, a challenge, the pain map,
-// the progress charts or the workout themes.
+// the progress charts, the workout themes or the trainer's chat.
 import { HostBridge } from './bridge.js';
 import { Api } from './api.js';
 import { h, show } from './dom.js';
@@ -11,6 +11,7 @@ import { ChallengeView, LeaderboardView } from './challenge.js';
 import { PainMapView } from './pain-map.js';
 import { ProgressView } from './progress.js';
 import { ThemesView } from './themes.js';
+import { TrainerView } from './trainer.js';
 
 const settings = JSON.parse(document.body.dataset.forma || '{}');
 const params = new URLSearchParams(location.search);
@@ -86,6 +87,7 @@ function parseRoute(pathname) {
   if (parts[0] === 'pain-map' && parts.length === 1) return { name: 'pain-map' };
   if (parts[0] === 'progress' && parts.length === 1) return { name: 'progress' };
   if (parts[0] === 'themes' && parts.length === 1) return { name: 'themes' };
+  if (parts[0] === 'trainer' && parts.length === 1) return { name: 'trainer' };
   return { name: 'unknown', path: pathname };
 }
 
@@ -201,6 +203,9 @@ function render(next, config = {}) {
       return view.open();
     case 'themes':
       view = new ThemesView(context);
+      return view.open();
+    case 'trainer':
+      view = new TrainerView(context);
       return view.open();
     default:
       return context.fail('not_found', `page: there is no embed page at ${next.path}`);

@@ -24,7 +24,16 @@ export class HostBridge {
   }
 
   post(type, data = {}) {
-    const message = JSON.stringify({ type: this.name(type), data });
+    this.send(JSON.stringify({ type: this.name(type), data }));
+  }
+
+  // An event whose fields sit beside `type`, with no `data`, as seed 002 shows the trainer's
+  // {"type": "trainer_schedule_next_workout", "scheduledFor": "…"}.
+  postFlat(type, fields = {}) {
+    this.send(JSON.stringify({ type: this.name(type), ...fields }));
+  }
+
+  send(message) {
     this.sent.push(message);
     const ios = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.listener;
     if (ios) return ios.postMessage(message);

@@ -1,15 +1,19 @@
 // The workout player (/embed/workout/{id}): summary, countdown, sets with a live rep counter and form cues, rests,
 // pause and exit; the run is started, paused, resumed, quit and saved through the API, and every step is reported
-// to the host (docs/embed-protocol.md).
-import { h, show, formatSeconds, sleep, speak } from './dom.js';
+// to the host (docs/embed-protocol.md). The trainer chat plays its workout with the same player inside the chat
+// (`root`, `onExit`, `onFinish`): it draws into `root` instead of the page and hands leaving and finishing back.
+import { h, show as showPage, formatSeconds, sleep, speak } from './dom.js';
 import { LiveSession, mistakeList } from './live.js';
 
 const COUNTDOWN_SECONDS = 3;
 
 export class WorkoutPlayer {
-  constructor(context, workoutId) {
+  constructor(context, workoutId, { root = null, onExit = null, onFinish = null } = {}) {
     this.context = context;
     this.workoutId = workoutId;
+    this.root = root;
+    this.onExit = onExit;
+    this.onFinish = onFinish;
     this.workout = null;
     this.paused = false;
     this.exited = false;
@@ -19,6 +23,12 @@ export class WorkoutPlayer {
     this.cleanReps = 0;
     this.trackedReps = 0;
     this.activeMilliseconds = 0;
+  }
+
+  show(...children) {
+    if (!this.root) return showPage(...children);
+    this.root.replaceChildren(...children.flat());
+    return this.root;
   }
 
   get api() {
@@ -38,7 +48,7 @@ export class WorkoutPlayer {
     }
     const workout = this.workout;
     this.bridge.post('workout_opened', { id: workout.id, title: workout.name });
-    show(
+    this.show(
       h('section', { class: 'summary' },
         h('h1', {}, workout.name),
         h('p', { class: 'meta' }, `${workout.level} · about ${Math.round(workout.estimatedSeconds / 60)} min`),
@@ -355,8 +365,9 @@ export class WorkoutPlayer {
       }
     }
     this.context.releaseCamera();
+    if (this.onExit) return this.onExit(where);
     this.bridge.post('exit_kinestex', { workoutId: this.workout ? this.workout.id : this.workoutId });
-    show(h('section', { class: 'done' }, h('p', { class: 'status' }, 'You left the workout.')));
+    this.show(h('section', { class: 'done' }, h('p', { class: 'status' }, 'You left the workout.')));
   }
 
   // ---- end of the workout
@@ -405,7 +416,11 @@ export class WorkoutPlayer {
       saved: run !== null,
     };
     this.bridge.post('workout_completed', summary);
-    show(
+    if (this.onFinish) {
+      this.exited = true;
+      return this.onFinish(summary);
+    }
+    this.show(
       h('section', { class: 'finished' },
         h('h1', {}, 'Workout complete'),
         h('dl', { class: 'totals' },
@@ -447,7 +462,7 @@ export class WorkoutPlayer {
       finish: h('button', { id: 'finish-exercise', onClick: () => this.finishExercise() }, 'Finish exercise'),
       exit: h('button', { id: 'exit', class: 'quiet', onClick: () => this.exit('player') }, 'Exit'),
     };
-    show(
+    this.show(
       h('section', { class: 'player', dataset: { phase: this.phase ? this.phase.kind : 'countdown' } },
         h('p', { class: 'progress' }, `Exercise ${this.itemIndex + 1} of ${this.workout.items.length}`),
         this.theme ? themeLine(this.theme) : null,
