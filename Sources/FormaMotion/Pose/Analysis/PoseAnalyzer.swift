@@ -85,7 +85,11 @@ public struct PoseAnalyzer: Sendable {
         let skeleton = usableLandmarks(frame.landmarks).map {
             SkeletonView(landmarks: $0, aspectRatio: aspectRatio, torsoLength: torsoLength ?? 1)
         }
-        let visible = skeleton?.showsPerson ?? false
+        // The person is in the picture when their trunk is, or when everything the exercise reads on one side is
+        // (close-ups at a bar leave the hips out of the image).
+        let visible = skeleton.map {
+            $0.showsPerson || signalReader.isInPicture($0, side: .left) || signalReader.isInPicture($0, side: .right)
+        } ?? false
         if let change = presence.update(isVisible: visible, time: time) {
             record(change, into: &events)
             if case .leftFrame = change { personLeft() }

@@ -60,6 +60,8 @@ struct RepetitionCounter: Sendable {
     let direction: Double
     let nominalRange: Double
     let bothWays: Bool
+    /// The exercise's nominal start (`RepetitionSignal.startValue`): where a person is expected to begin.
+    let expectedStart: Double
     var tuning = Tuning()
 
     /// The tracker's jitter on this signal (standard deviation, signal units), measured by the analyser whenever no
@@ -89,6 +91,7 @@ struct RepetitionCounter: Sendable {
         direction = signal.direction
         nominalRange = max(signal.nominalRange, 1e-9)
         bothWays = signal.cycle == .bothWays
+        expectedStart = signal.startValue
     }
 
     /// The excursion a repetition must reach to count right now.
@@ -127,7 +130,7 @@ struct RepetitionCounter: Sendable {
         }
         if let start = warmUpStart {
             warmUpStart = nil
-            if !bothWays && direction * (rest - start.value) >= countThreshold {
+            if !bothWays && startsRepetitionUnderWay(from: start.value, to: rest) {
                 rest = start.value
                 self.rest = rest
                 lastRestTime = start.time
@@ -186,6 +189,19 @@ struct RepetitionCounter: Sendable {
         return finish(current)
     }
 
+    /// Whether a warm-up that went from `start` (its most start-side value) to `end` saw the first repetition begin.
+    /// Either it moved a counting threshold, or it moved as far as a movement needs to start (the enter threshold,
+    /// and at least 4× the jitter) from a posture on the start side of the exercise's expected range: someone who
+    /// pulls at once from a hang whose arms never read straight. Jitter at the start stays under both and opens
+    /// nothing. (6× the jitter, the counting floor, was too strict: jitter measured during a moving warm-up is
+    /// inflated by the movement.)
+    private func startsRepetitionUnderWay(from start: Double, to end: Double) -> Bool {
+        let moved = direction * (end - start)
+        if moved >= countThreshold { return true }
+        let startsOnStartSide = direction * (start - expectedStart) < 0.5 * nominalRange
+        return startsOnStartSide && moved > max(enterThreshold, 4 * noiseLevel)
+    }
+
     /// Records that no signal could be read at `time` (joints hidden, person gone).
     mutating func noSignal(time: Double) {
         if isMoving && time - lastSignalTime > tuning.maximumGapSeconds { abandon() }
@@ -204,6 +220,7 @@ struct RepetitionCounter: Sendable {
     /// The new side starts fresh, so the counter is armed for its first movement.
     mutating func shiftStartPosition(by offset: Double) {
         if let rest { self.rest = rest + offset }
+        if let start = warmUpStart { warmUpStart = (start.value + offset, start.time) }
         isArmed = true
     }
 

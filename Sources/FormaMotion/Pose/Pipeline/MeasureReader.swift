@@ -26,6 +26,13 @@ struct MeasureReader: Sendable {
         skeleton.lowestVisibility(side == .left ? left : right)
     }
 
+    /// Whether every landmark the measure reads on `side` is seen and inside the image: enough to count, even when
+    /// the trunk is not (a pull-up filmed at the bar, whose hips leave the bottom of the picture at each hang).
+    @inline(__always)
+    func isInPicture(_ skeleton: SkeletonView, side: BodySide) -> Bool {
+        skeleton.showsAll(side == .left ? left : right)
+    }
+
     @inline(__always)
     func value(_ skeleton: SkeletonView, side: BodySide) -> Double? {
         guard visibility(skeleton, side: side) >= SkeletonView.visibilityThreshold else { return nil }

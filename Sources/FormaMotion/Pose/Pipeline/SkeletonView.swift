@@ -116,12 +116,21 @@ struct SkeletonView {
 
     /// Whether the person's trunk is in the picture: a shoulder and a hip seen and inside the image (with a margin).
     var showsPerson: Bool {
-        func inside(_ landmark: PoseLandmark) -> Bool {
-            let value = landmarks[landmark.rawValue]
-            return value.visibility >= Self.visibilityThreshold && value.x > -0.1 && value.x < 1.1
-                && value.y > -0.1 && value.y < 1.1
-        }
-        return (inside(.leftShoulder) || inside(.rightShoulder)) && (inside(.leftHip) || inside(.rightHip))
+        (isInside(PoseLandmark.leftShoulder.rawValue) || isInside(PoseLandmark.rightShoulder.rawValue))
+            && (isInside(PoseLandmark.leftHip.rawValue) || isInside(PoseLandmark.rightHip.rawValue))
+    }
+
+    /// Whether every one of these landmarks is seen and inside the image (with a margin of a tenth of it).
+    func showsAll(_ indices: [Int]) -> Bool {
+        for index in indices where !isInside(index) { return false }
+        return true
+    }
+
+    @inline(__always)
+    private func isInside(_ index: Int) -> Bool {
+        let value = landmarks[index]
+        return value.visibility >= Self.visibilityThreshold && value.x > -0.1 && value.x < 1.1
+            && value.y > -0.1 && value.y < 1.1
     }
 
     /// Apparent shoulder width over torso length: about 0.7–1 facing the camera, under 0.3 side-on.
