@@ -102,7 +102,22 @@ struct TrainerStore {
     func startOrResume(
         _ start: () async throws -> TrainerConversation
     ) async throws -> (stored: Stored, created: Bool) {
-        if let active = try await active() { return (active, false) }
+        if let active = try await active() {
+            guard now.timeIntervalSince(active.row.updatedAt) > Self.setAsideAfter else { return (active, false) }
+            // Readiness describes today: a conversation left unanswered this long is set aside, and a new one starts.
+            // Conditional on the version read, so a reply that lands meanwhile keeps it (and it is resumed).
+            let setAside = try await database.sql().update(TrainerConversationModel.schema)
+                .set("status", to: SQLBind(TrainerConversationModel.abandoned))
+                .set("version", to: SQLBind(active.row.version + 1))
+                .set("updated_at", to: SQLBind(now))
+                .where("id", .equal, SQLBind(try active.row.requireID()))
+                .where("user_id", .equal, SQLBind(userID))
+                .where("company_id", .equal, SQLBind(companyID))
+                .where("version", .equal, SQLBind(active.row.version))
+                .returning("id")
+                .all()
+            if setAside.isEmpty, let current = try await self.active() { return (current, false) }
+        }
         let conversation = try await start()
         let row = TrainerConversationModel()
         row.id = UUID()
@@ -125,6 +140,10 @@ struct TrainerStore {
         return (Stored(row: row, conversation: conversation), true)
     }
 
+    /// How long an unfinished conversation may go without an answer before a start sets it aside and begins a new
+    /// one: 12 hours, so yesterday's readiness answers never plan today's workout (docs/trainer.md, "The API").
+    static let setAsideAfter: TimeInterval = 12 * 3600
+
     static func status(of conversation: TrainerConversation) -> String {
         conversation.isFinished ? TrainerConversationModel.finished : TrainerConversationModel.active
     }
@@ -146,6 +165,11 @@ struct TrainerStore {
         // A lost race rereads: a concurrent copy of the same reply is then found applied (a duplicate).
         for _ in 0..<8 {
             let stored = try await conversation(rawID)
+            if stored.row.status == TrainerConversationModel.abandoned {
+                throw TrainerReplyError(
+                    field: "conversation", problem: .conversationFinished,
+                    message: "This conversation was set aside after 12 hours without an answer; start a new one.")
+            }
             var conversation = stored.conversation
             let before = conversation.profile
             let environment = try await environment(conversation.step == .readiness)

@@ -157,6 +157,41 @@ struct TrainerConversationAPITests {
         }
     }
 
+    @Test func aConversationLeftTwelveHoursIsSetAsideAndANewOneStarts() async throws {
+        let clock = TestClock()
+        try await withFormaApp(clock: clock) { app in
+            let api = APIClient(app: app)
+            let key = try await api.createCompany("Gym")
+            let ada = TrainerClient.of(api, key: key, user: "ada")
+            let first: TrainerConversationBody = try await ada.start().json()
+            let answered: TrainerConversationBody = try await ada.reply(
+                first.id, .init(clientId: "1", field: "age", text: "41")).json()
+
+            // act: just under twelve hours later, a start resumes it
+            clock.advance(seconds: 12 * 3600 - 60)
+            let resumed = try await ada.start()
+            #expect(resumed.status == .ok)
+            #expect(try resumed.json(TrainerConversationBody.self) == answered)
+
+            // act: twelve hours after the last answer, a start sets it aside and begins another
+            clock.advance(seconds: 120)
+            let again = try await ada.start()
+
+            // verify: a new conversation; the old one reads as abandoned and refuses answers, unchanged
+            #expect(again.status == .created, "\(again.text)")
+            let fresh: TrainerConversationBody = try again.json()
+            #expect(fresh.id != first.id && fresh.status == "active" && fresh.version == 1)
+            let old: TrainerConversationBody = try await ada.get(first.id).json()
+            #expect(old.status == "abandoned" && old.messages == answered.messages)
+            let late = try await ada.reply(first.id, .init(clientId: "2", field: "height", text: "172 cm"))
+            #expect(late.status == .conflict)
+            #expect(try late.problem().type.hasSuffix("conversation-finished"))
+            #expect(try await ada.get(first.id).json(TrainerConversationBody.self).messages == answered.messages)
+            // the profile answer given before still counts: the new conversation does not ask the age again
+            #expect(fresh.profile.age == 41 && fresh.currentField != "age")
+        }
+    }
+
     @Test func aReplySentTwiceAdvancesOnce() async throws {
         try await withFormaApp { app in
             let api = APIClient(app: app)

@@ -22,6 +22,8 @@ final class TrainerConversationModel: Model, @unchecked Sendable {
 
     static let active = "active"
     static let finished = "finished"
+    /// Set aside unfinished after ``TrainerStore/setAsideAfter`` without an answer; it refuses replies.
+    static let abandoned = "abandoned"
 
     init() {}
 }
