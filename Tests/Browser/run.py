@@ -1088,6 +1088,7 @@ def test_goals_page(harness):
     and tells the host `goal_completed` once, not again when the list is refreshed; axe-core finds no violation; the
     goals are removed with their buttons."""
     from axe_selenium_python import Axe
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 
     driver = harness.driver
@@ -1115,6 +1116,8 @@ def test_goals_page(harness):
     wait_until(lambda: driver.find_element(By.ID, "times-error").text, 10, "the times error")
     assert "365" in driver.find_element(By.ID, "times-error").text, driver.find_element(By.ID, "times-error").text
     assert driver.find_element(By.ID, "goal-times").get_attribute("aria-invalid") == "true"
+    # the keyboard is taken to the field to correct
+    assert driver.switch_to.active_element.get_attribute("id") == "goal-times"
     assert harness.api("GET", "/v1/me/goals", user)["total"] == 0
 
     fill("Strong legs", "Squats twice a week", "1", ["goal-muscles-quadriceps"], 10, 2)
@@ -1168,8 +1171,9 @@ def test_goals_page(harness):
     assert not results["violations"], json.dumps(
         [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
 
+    # removed from the keyboard: Enter on the button screen readers name "Remove goal …"
     for name in ("Strong legs", "Arms"):
-        driver.find_element(By.CSS_SELECTOR, f"button[aria-label='Remove goal {name}']").click()
+        driver.find_element(By.CSS_SELECTOR, f"button[aria-label='Remove goal {name}']").send_keys(Keys.ENTER)
         wait_until(lambda: driver.find_element(By.ID, "goals-status").text == f"Removed {name}.", 10, f"{name} removed")
     wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li.empty"), 10, "the list emptied")
     assert len([e for e in events() if e["type"] == "goal_completed"]) == 1, events()
