@@ -26,6 +26,8 @@ public enum FormaEvent: Sendable, Equatable {
     case progressOpened(ProgressOpened)
     /// A run started with a theme (`theme_selected`): the host may play its music.
     case themeSelected(ThemeSelected)
+    /// The goals page saw a goal done that it had not told the host about since it loaded (`goal_completed`).
+    case goalCompleted(GoalCompleted)
     case unknown(type: String, data: JSONValue)
 
     public struct Launched: Sendable, Equatable, Codable {
@@ -118,6 +120,16 @@ public enum FormaEvent: Sendable, Equatable {
         public var theme: String
     }
 
+    /// A goal reached: its id and name, the matching sessions counted (`sessions` ≥ `times`) and when the run that
+    /// reached `times` was saved (RFC 3339). Sent by `/embed/goals` once per goal per page load (docs/goals.md).
+    public struct GoalCompleted: Sendable, Equatable, Codable {
+        public var id: String
+        public var name: String
+        public var sessions: Int
+        public var times: Int
+        public var completedAt: String
+    }
+
     /// The progress page's range (`YYYY-MM-DD` days in `timeZone`) and how much it drew: regions with pain, weeks
     /// of training, exercises with fitness tests. Counts only; the values stay on the server.
     public struct ProgressOpened: Sendable, Equatable, Codable {
@@ -170,6 +182,7 @@ public enum FormaEvent: Sendable, Equatable {
         case "pain_reported": event = payload(PainReported.self).map(FormaEvent.painReported)
         case "progress_opened": event = payload(ProgressOpened.self).map(FormaEvent.progressOpened)
         case "theme_selected": event = payload(ThemeSelected.self).map(FormaEvent.themeSelected)
+        case "goal_completed": event = payload(GoalCompleted.self).map(FormaEvent.goalCompleted)
         case "trainer_schedule_next_workout":
             // Seed 002 puts scheduledFor beside type; accept it inside data too.
             let scheduled = whole.objectValue?["scheduledFor"] ?? data.objectValue?["scheduledFor"]

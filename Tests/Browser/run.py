@@ -1053,6 +1053,135 @@ def test_themes_page(harness):
     assert harness.api("GET", "/v1/me/themes", user)["total"] == 0
 
 
+def backdate_active_run(harness, workout_id, user, seconds):
+    """Moves the person's run in progress `seconds` back in the server's SQLite database, as if they had started it
+    that long ago: the server's clock is the real one here, and a goal counts only runs active for at least 10
+    minutes (docs/goals.md), which a browser test cannot wait for."""
+    import glob
+    import sqlite3
+    from datetime import datetime, timedelta
+
+    run_id = harness.api("GET", f"/v1/workouts/{workout_id}", user)["activeRun"]["id"]
+    databases = [path for path in glob.glob(os.path.join(harness.server.data_dir, "*"))
+                 if path.endswith((".sqlite", ".sqlite3", ".db"))]
+    assert len(databases) == 1, databases
+    with sqlite3.connect(databases[0], timeout=10) as db:
+        rows = db.execute("SELECT id, typeof(started_at), started_at, active_since FROM workout_runs "
+                          "WHERE lower(id) = lower(?) OR hex(id) = upper(replace(?, '-', ''))",
+                          (run_id, run_id)).fetchall()
+        assert len(rows) == 1, rows
+        row_id, kind, started, since = rows[0]
+        if kind in ("real", "integer"):
+            moved = (started - seconds, since - seconds)
+        else:
+            def back(text):
+                parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+                written = (parsed - timedelta(seconds=seconds)).isoformat(timespec="milliseconds")
+                return written.replace("+00:00", "Z") if text.endswith("Z") else written
+            moved = (back(started), back(since))
+        db.execute("UPDATE workout_runs SET started_at = ?, active_since = ? WHERE id = ?", (*moved, row_id))
+
+
+def test_goals_page(harness):
+    """/embed/goals: the person adds a goal with the form (a refused number is shown beside its field, nothing stored)
+    and sees it listed; a matching run saved through the API makes it done, and the page, opened again, shows it done
+    and tells the host `goal_completed` once, not again when the list is refreshed; axe-core finds no violation; the
+    goals are removed with their buttons."""
+    from axe_selenium_python import Axe
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    driver = harness.driver
+    user = "goals-page-user"
+    src = f"{harness.base}/embed/goals?company=Acme"
+    open_in_iframe(harness, src, user)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li.empty"), 30, "the empty list")
+
+    def fill(name, description, times, ticks, minutes, days):
+        for field, value in (("name", name), ("description", description), ("times", times)):
+            box = driver.find_element(By.ID, f"goal-{field}")
+            box.clear()
+            box.send_keys(value)
+        for tick in ticks:
+            box = driver.find_element(By.ID, tick)
+            if not box.is_selected():
+                box.click()
+        Select(driver.find_element(By.ID, "goal-minutes")).select_by_value(str(minutes))
+        Select(driver.find_element(By.ID, "goal-daysPerWeek")).select_by_value(str(days))
+        driver.find_element(By.ID, "add").click()
+
+    # a number the server refuses: the message stands next to the field, and nothing is stored
+    fill("Strong legs", "Squats twice a week", "0", ["goal-muscles-quadriceps"], 10, 2)
+    wait_until(lambda: driver.find_element(By.ID, "times-error").text, 10, "the times error")
+    assert "365" in driver.find_element(By.ID, "times-error").text, driver.find_element(By.ID, "times-error").text
+    assert driver.find_element(By.ID, "goal-times").get_attribute("aria-invalid") == "true"
+    # the keyboard is taken to the field to correct
+    assert driver.switch_to.active_element.get_attribute("id") == "goal-times"
+    assert harness.api("GET", "/v1/me/goals", user)["total"] == 0
+
+    fill("Strong legs", "Squats twice a week", "1", ["goal-muscles-quadriceps"], 10, 2)
+    wait_until(lambda: driver.find_element(By.ID, "goals-status").text == "Added Strong legs.", 10, "the added goal")
+    item = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li[data-goal-id]"), 10, "the list item")
+    assert len(item) == 1 and "Squats twice a week" in item[0].text and "0 of 1 sessions" in item[0].text, item[0].text
+    stored = harness.api("GET", "/v1/me/goals", user)["items"]
+    assert [(g["name"], g["times"], g["muscles"], g["minutes"], g["daysPerWeek"]) for g in stored] == [
+        ("Strong legs", 1, ["quadriceps"], 10, 2)], stored
+    assert item[0].get_attribute("data-goal-id") == stored[0]["id"]
+    assert driver.find_element(By.ID, "times-error").text == ""
+    driver.switch_to.default_content()
+
+    # a quadriceps run active for 11 minutes, saved: the goal is done
+    workout = harness.api("POST", "/v1/workouts/generate", user,
+                          {"muscles": ["quadriceps"], "equipment": [], "level": "beginner", "minutes": 10})
+    harness.api("POST", f"/v1/workouts/{workout['id']}/start", user)
+    backdate_active_run(harness, workout["id"], user, 11 * 60)
+    harness.api("POST", f"/v1/workouts/{workout['id']}/save", user,
+                {"results": [{"exerciseId": workout["items"][0]["exerciseId"], "reps": 10}]})
+    goal = harness.api("GET", f"/v1/me/goals/{stored[0]['id']}", user)
+    assert goal["progress"]["done"] and goal["progress"]["sessions"] == 1, goal["progress"]
+
+    # the page opened again shows it done and tells the host once
+    host_events = open_in_iframe(harness, src, user)
+
+    def events():
+        # the host page's record, read from outside the frame
+        driver.switch_to.default_content()
+        try:
+            return host_events()
+        finally:
+            driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    done = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li.done"), 30, "the goal done")
+    assert "Done: 1 of 1 sessions" in done[0].text, done[0].text
+    told = wait_until(lambda: [e for e in events() if e["type"] == "goal_completed"], 10, "goal_completed")
+    assert told == [{"type": "goal_completed", "data": {
+        "id": goal["id"], "name": "Strong legs", "sessions": 1, "times": 1,
+        "completedAt": goal["progress"]["completedAt"]}}], told
+    # another goal added refreshes the list: the done goal is not told again
+    fill("Arms", "", "5", ["goal-categories-strength"], 15, 3)
+    wait_until(lambda: driver.find_element(By.ID, "goals-status").text == "Added Arms.", 10, "the second goal")
+    wait_until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#goals li[data-goal-id]")) == 2, 10, "two goals")
+    assert len([e for e in events() if e["type"] == "goal_completed"]) == 1, events()
+
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run()
+    assert not results["violations"], json.dumps(
+        [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
+
+    # removed from the keyboard: Enter on the button screen readers name "Remove goal …"
+    for name in ("Strong legs", "Arms"):
+        driver.find_element(By.CSS_SELECTOR, f"button[aria-label='Remove goal {name}']").send_keys(Keys.ENTER)
+        wait_until(lambda: driver.find_element(By.ID, "goals-status").text == f"Removed {name}.", 10, f"{name} removed")
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li.empty"), 10, "the list emptied")
+    assert len([e for e in events() if e["type"] == "goal_completed"]) == 1, events()
+    driver.switch_to.default_content()
+    assert harness.api("GET", "/v1/me/goals", user)["total"] == 0
+    RECEIVED.extend(raw for raw in driver.execute_script("return window.formaRaw") if "goal_completed" in raw)
+
+
 def test_events_match_formakit_fixture(harness):
     """Every event shape the page sent in these tests is one FormaKit's decoding tests know, and the other way round:
     set FORMA_RECORD_EVENTS=1 to rewrite the fixture from this run."""
@@ -1098,7 +1227,7 @@ def main():
         for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
-                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_trainer_chat,
+                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_trainer_chat,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
             began = time.time()
             try:

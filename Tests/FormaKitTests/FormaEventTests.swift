@@ -54,6 +54,17 @@ import Testing
         #expect(selected.first.map { UUID(uuidString: $0.id) != nil } == true)
     }
 
+    @Test func recordedGoalMessage_carriesTheGoal() throws {
+        let completed = try Self.recorded().map(FormaEvent.init(message:)).compactMap {
+            if case .goalCompleted(let data) = $0 { data } else { nil }
+        }
+        #expect(completed.count == 1)
+        #expect(completed.first.map { ($0.name, $0.sessions, $0.times) } ?? ("", 0, 0) == ("Strong legs", 1, 1))
+        #expect(completed.first.map { UUID(uuidString: $0.id) != nil } == true)
+        // RFC 3339, as the API answered it
+        #expect(completed.first.flatMap { try? Date($0.completedAt, strategy: .iso8601) } != nil)
+    }
+
     @Test func recordedTrainerMessages_decodeToTheirCases() throws {
         let events = try Self.recorded().map(FormaEvent.init(message:))
         let scheduled = events.compactMap { if case .trainerScheduleNextWorkout(let at) = $0 { at } else { nil } }

@@ -1,6 +1,6 @@
 // The embedded experience: waits for the host's configuration (docs/embed-protocol.md), signs the person in, and
 // shows the view the URL names: home, a plan, the workout player, the camera component, a challenge, the pain map,
-// the progress charts, the workout themes or the trainer's chat.
+// the progress charts, the workout themes, the goals or the trainer's chat.
 import { HostBridge } from './bridge.js';
 import { Api } from './api.js';
 import { h, show } from './dom.js';
@@ -10,6 +10,7 @@ import { CameraView } from './camera.js';
 import { ChallengeView, LeaderboardView } from './challenge.js';
 import { PainMapView } from './pain-map.js';
 import { ProgressView } from './progress.js';
+import { GoalsView } from './goals.js';
 import { ThemesView } from './themes.js';
 import { TrainerView } from './trainer.js';
 
@@ -86,6 +87,7 @@ function parseRoute(pathname) {
   if (parts[0] === 'leaderboard' && parts.length === 1) return { name: 'leaderboard' };
   if (parts[0] === 'pain-map' && parts.length === 1) return { name: 'pain-map' };
   if (parts[0] === 'progress' && parts.length === 1) return { name: 'progress' };
+  if (parts[0] === 'goals' && parts.length === 1) return { name: 'goals' };
   if (parts[0] === 'themes' && parts.length === 1) return { name: 'themes' };
   if (parts[0] === 'trainer' && parts.length === 1) return { name: 'trainer' };
   return { name: 'unknown', path: pathname };
@@ -200,6 +202,9 @@ function render(next, config = {}) {
       return view.open();
     case 'progress':
       view = new ProgressView(context);
+      return view.open();
+    case 'goals':
+      view = new GoalsView(context);
       return view.open();
     case 'themes':
       view = new ThemesView(context);

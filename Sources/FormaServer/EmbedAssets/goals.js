@@ -1,0 +1,201 @@
+// Goals (/embed/goals, docs/goals.md): the person's goals — name, the day each was set, its description and its
+// progress — a form to add one, and a button to remove each. Field errors from the server are shown next to the
+// field they name. A goal the page finds done is told to the host with `goal_completed`, once per goal per page load.
+import { h, show } from './dom.js';
+
+const MINUTES = [10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60];
+const DAYS = [1, 2, 3, 4, 5, 6, 7];
+
+export class GoalsView {
+  constructor(context) {
+    this.context = context;
+    // ids of the goals already told to the host as completed since this page loaded
+    this.told = new Set();
+  }
+
+  async open() {
+    show(h('p', { class: 'status' }, 'Loading…'));
+    let facets;
+    try {
+      facets = await this.context.api.get('/v1/catalog/facets');
+    } catch (error) {
+      this.context.fail('api', `catalog: ${error.message}`);
+      return;
+    }
+    this.status = h('p', { class: 'status', id: 'goals-status', role: 'status' });
+    this.list = h('ul', { class: 'goals', id: 'goals', 'aria-labelledby': 'goals-heading' });
+    this.inputs = {};
+    this.errors = {};
+    this.boxes = { categories: [], muscles: [] };
+
+    const error = (name) => {
+      this.errors[name] = h('p', { class: 'field-error', id: `${name}-error` });
+      return this.errors[name];
+    };
+    const field = (name, label, hint, control) => {
+      this.inputs[name] = control;
+      return h('div', { class: 'field' }, h('label', { for: `goal-${name}` }, label), control,
+        hint ? h('p', { class: 'meta', id: `${name}-hint` }, hint) : null, error(name));
+    };
+    const described = (name, hint) => (hint ? `${name}-hint ${name}-error` : `${name}-error`);
+    const choices = (name, legend, values) => {
+      const boxes = values.map((value) => {
+        const id = `goal-${name}-${value.replace(/[^a-z0-9]+/gi, '-')}`;
+        const box = h('input', { type: 'checkbox', id, name, value, 'aria-describedby': `focus-hint ${name}-error` });
+        this.boxes[name].push(box);
+        return h('label', { class: 'choice', for: id }, box, ` ${value}`);
+      });
+      return h('fieldset', { class: 'choices', id: `goal-${name}` }, h('legend', {}, legend), boxes, error(name));
+    };
+    const select = (name, values, unit) => h('select', { id: `goal-${name}`, name, 'aria-describedby': described(name) },
+      values.map((value) => h('option', { value }, `${value}${unit}`)));
+
+    const form = h('form', { id: 'add-goal', 'aria-labelledby': 'add-heading', novalidate: true },
+      h('h2', { id: 'add-heading' }, 'Add a goal'),
+      field('name', 'Name', 'For example "Strong legs"', h('input', {
+        id: 'goal-name', name: 'name', type: 'text', required: true, maxlength: 100,
+        'aria-describedby': described('name', true) })),
+      field('description', 'Description (optional)', null, h('textarea', {
+        id: 'goal-description', name: 'description', maxlength: 1000, rows: 2, 'aria-describedby': described('description') })),
+      field('times', 'Sessions in all', '1 to 365', h('input', {
+        id: 'goal-times', name: 'times', type: 'number', required: true, min: 1, max: 365,
+        'aria-describedby': described('times', true) })),
+      h('p', { class: 'meta', id: 'focus-hint' }, 'Focus: tick categories or muscle groups, not both.'),
+      choices('categories', 'Categories', facets.categories.map((facet) => facet.value)),
+      choices('muscles', 'Muscle groups', facets.muscles.map((facet) => facet.value)),
+      field('minutes', 'Shortest session that counts', null, select('minutes', MINUTES, ' min')),
+      field('daysPerWeek', 'Days a week', null, select('daysPerWeek', DAYS, '')),
+      h('div', { class: 'field check' },
+        h('label', { for: 'goal-notify' },
+          (this.inputs.notify = h('input', { id: 'goal-notify', name: 'notify', type: 'checkbox', 'aria-describedby': 'notify-error' })),
+          ' Remind me on my training days'),
+        error('notify')),
+      h('div', { class: 'actions' }, h('button', { id: 'add', class: 'primary', type: 'submit' }, 'Add goal')));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.add();
+    });
+    show(h('section', { class: 'goals-page' },
+      h('h1', { id: 'goals-heading' }, 'Goals'),
+      h('p', { class: 'meta' }, 'Sessions you save count towards each goal that shares their focus and lasts long enough.'),
+      this.list, this.status, form,
+      h('div', { class: 'actions' },
+        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) },
+          'Close'))));
+    await this.refresh();
+  }
+
+  // Lists the goals (a person holds at most 50: one page) and tells the host about each goal newly seen done.
+  async refresh() {
+    let page;
+    try {
+      page = await this.context.api.get('/v1/me/goals?perPage=50');
+    } catch (error) {
+      this.context.fail('api', `goals: ${error.message}`);
+      return;
+    }
+    this.list.replaceChildren(...(page.items.length === 0
+      ? [h('li', { class: 'empty' }, 'No goals yet.')]
+      : page.items.map((goal) => this.item(goal))));
+    for (const goal of page.items) {
+      if (!goal.progress.done || this.told.has(goal.id)) continue;
+      this.told.add(goal.id);
+      this.context.bridge.post('goal_completed', {
+        id: goal.id, name: goal.name, sessions: goal.progress.sessions, times: goal.progress.times,
+        completedAt: goal.progress.completedAt,
+      });
+    }
+  }
+
+  item(goal) {
+    const created = new Date(goal.createdAt).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+    const focus = (goal.categories.length > 0 ? goal.categories : goal.muscles).join(', ');
+    const progress = goal.progress;
+    const line = progress.done
+      ? `Done: ${progress.sessions} of ${progress.times} sessions`
+      : `${progress.sessions} of ${progress.times} sessions done`;
+    const week = `This week: ${progress.week.days} of ${progress.week.daysPerWeek} days${progress.week.reached ? ', reached' : ''}`;
+    return h('li', { dataset: { goalId: goal.id }, class: progress.done ? 'done' : null },
+      h('span', { class: 'name' }, goal.name),
+      h('span', { class: 'meta' }, `Set on ${created} · ${focus} · at least ${goal.minutes} min, ${goal.daysPerWeek} days a week`),
+      goal.description ? h('span', { class: 'description' }, goal.description) : null,
+      h('span', { class: 'meta progress-line' }, `${line}. ${week}.`),
+      h('button', { class: 'remove', 'aria-label': `Remove goal ${goal.name}`, onClick: () => this.remove(goal) }, 'Remove'));
+  }
+
+  clearErrors() {
+    for (const error of Object.values(this.errors)) error.textContent = '';
+    for (const input of Object.values(this.inputs)) input.removeAttribute('aria-invalid');
+    for (const box of [...this.boxes.categories, ...this.boxes.muscles]) box.removeAttribute('aria-invalid');
+  }
+
+  async add() {
+    this.clearErrors();
+    const ticked = (name) => this.boxes[name].filter((box) => box.checked).map((box) => box.value);
+    const body = {
+      name: this.inputs.name.value,
+      description: this.inputs.description.value,
+      times: Number.parseInt(this.inputs.times.value, 10),
+      minutes: Number(this.inputs.minutes.value),
+      daysPerWeek: Number(this.inputs.daysPerWeek.value),
+      notify: this.inputs.notify.checked,
+    };
+    const categories = ticked('categories');
+    const muscles = ticked('muscles');
+    // Send what was ticked: neither list, or both, is the server's to refuse, beside the categories.
+    if (categories.length > 0 || muscles.length === 0) body.categories = categories;
+    if (muscles.length > 0) body.muscles = muscles;
+    if (!Number.isFinite(body.times)) {
+      this.fieldError('times', 'must be a whole number from 1 to 365');
+      return;
+    }
+    let goal;
+    try {
+      goal = await this.context.api.post('/v1/me/goals', body);
+    } catch (error) {
+      const fields = (error.problem && error.problem.errors) || [];
+      if (fields.length === 0) {
+        this.status.textContent = `Not added: ${error.message}`;
+        return;
+      }
+      // the first field named gets the focus
+      for (const field of fields.slice().reverse()) this.fieldError(field.field, field.detail);
+      return;
+    }
+    for (const name of ['name', 'description', 'times']) this.inputs[name].value = '';
+    for (const box of [...this.boxes.categories, ...this.boxes.muscles]) box.checked = false;
+    this.status.textContent = `Added ${goal.name}.`;
+    await this.refresh();
+  }
+
+  // `muscles[1]` is shown beside the muscle groups.
+  fieldError(field, message) {
+    const name = String(field).replace(/\[\d+\]$/, '');
+    const boxes = this.boxes[name];
+    if (boxes) {
+      for (const box of boxes) box.setAttribute('aria-invalid', 'true');
+      const error = this.errors[name];
+      error.textContent = error.textContent ? `${error.textContent} ${message}` : message;
+      (boxes.find((box) => box.checked) || boxes[0])?.focus();
+      return;
+    }
+    const input = this.inputs[name];
+    if (input) input.setAttribute('aria-invalid', 'true');
+    if (this.errors[name]) this.errors[name].textContent = message;
+    else this.status.textContent = `${name}: ${message}`;
+    if (input) input.focus();
+  }
+
+  async remove(goal) {
+    try {
+      await this.context.api.request('DELETE', `/v1/me/goals/${encodeURIComponent(goal.id)}`);
+    } catch (error) {
+      if (error.status !== 404) {
+        this.status.textContent = `Not removed: ${error.message}`;
+        return;
+      }
+    }
+    this.status.textContent = `Removed ${goal.name}.`;
+    await this.refresh();
+  }
+}
