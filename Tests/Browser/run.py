@@ -1046,7 +1046,7 @@ def test_themes_page(harness):
     assert not results["violations"], json.dumps(
         [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
 
-    driver.find_element(By.CSS_SELECTOR, "button[aria-label='Remove theme Running']").click()
+    wait_until(lambda: click_if_present(driver, "button[aria-label='Remove theme Running']"), 10, "the Remove button")
     wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#themes li.empty"), 10, "the list emptied")
     assert driver.find_element(By.ID, "themes-status").text == "Removed Running."
     driver.switch_to.default_content()
@@ -1172,8 +1172,13 @@ def test_goals_page(harness):
         [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
 
     # removed from the keyboard: Enter on the button screen readers name "Remove goal …"
+    def press_enter_on(selector):
+        # The list may be redrawn between finding the button and pressing it: find it again until the deadline.
+        driver.find_element(By.CSS_SELECTOR, selector).send_keys(Keys.ENTER)
+        return True
+
     for name in ("Strong legs", "Arms"):
-        driver.find_element(By.CSS_SELECTOR, f"button[aria-label='Remove goal {name}']").send_keys(Keys.ENTER)
+        wait_until(lambda: press_enter_on(f"button[aria-label='Remove goal {name}']"), 10, f"the Remove {name} button")
         wait_until(lambda: driver.find_element(By.ID, "goals-status").text == f"Removed {name}.", 10, f"{name} removed")
     wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li.empty"), 10, "the list emptied")
     assert len([e for e in events() if e["type"] == "goal_completed"]) == 1, events()

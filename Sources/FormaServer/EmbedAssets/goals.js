@@ -164,8 +164,9 @@ export class GoalsView {
     }
     for (const name of ['name', 'description', 'times']) this.inputs[name].value = '';
     for (const box of [...this.boxes.categories, ...this.boxes.muscles]) box.checked = false;
-    this.status.textContent = `Added ${goal.name}.`;
+    // The list first, then the message: when it is read out (and when a test waits for it) the list is current.
     await this.refresh();
+    this.status.textContent = `Added ${goal.name}.`;
   }
 
   // `muscles[1]` is shown beside the muscle groups.
@@ -195,7 +196,8 @@ export class GoalsView {
         return;
       }
     }
-    this.status.textContent = `Removed ${goal.name}.`;
+    // The list first, then the message: when it is read out (and when a test waits for it) the list is current.
     await this.refresh();
+    this.status.textContent = `Removed ${goal.name}.`;
   }
 }

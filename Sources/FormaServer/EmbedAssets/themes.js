@@ -99,8 +99,9 @@ export class ThemesView {
       return;
     }
     for (const input of Object.values(this.inputs)) input.value = '';
-    this.status.textContent = `Added ${theme.name}.`;
+    // The list first, then the message: when it is read out (and when a test waits for it) the list is current.
     await this.refresh();
+    this.status.textContent = `Added ${theme.name}.`;
   }
 
   fieldError(name, message) {
@@ -120,7 +121,8 @@ export class ThemesView {
         return;
       }
     }
-    this.status.textContent = `Removed ${theme.name}.`;
+    // The list first, then the message: when it is read out (and when a test waits for it) the list is current.
     await this.refresh();
+    this.status.textContent = `Removed ${theme.name}.`;
   }
 }
