@@ -2,6 +2,7 @@
 // progress — a form to add one, and a button to remove each. Field errors from the server are shown next to the
 // field they name. A goal the page finds done is told to the host with `goal_completed`, once per goal per page load.
 import { h, show } from './dom.js';
+import { addItem, removeItem, showFieldError } from './list-page.js';
 
 const MINUTES = [10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60];
 const DAYS = [1, 2, 3, 4, 5, 6, 7];
@@ -149,24 +150,10 @@ export class GoalsView {
       this.fieldError('times', 'must be a whole number from 1 to 365');
       return;
     }
-    let goal;
-    try {
-      goal = await this.context.api.post('/v1/me/goals', body);
-    } catch (error) {
-      const fields = (error.problem && error.problem.errors) || [];
-      if (fields.length === 0) {
-        this.status.textContent = `Not added: ${error.message}`;
-        return;
-      }
-      // the first field named gets the focus
-      for (const field of fields.slice().reverse()) this.fieldError(field.field, field.detail);
-      return;
+    if (await addItem(this, '/v1/me/goals', body)) {
+      for (const name of ['name', 'description', 'times']) this.inputs[name].value = '';
+      for (const box of [...this.boxes.categories, ...this.boxes.muscles]) box.checked = false;
     }
-    for (const name of ['name', 'description', 'times']) this.inputs[name].value = '';
-    for (const box of [...this.boxes.categories, ...this.boxes.muscles]) box.checked = false;
-    // The list first, then the message: when it is read out (and when a test waits for it) the list is current.
-    await this.refresh();
-    this.status.textContent = `Added ${goal.name}.`;
   }
 
   // `muscles[1]` is shown beside the muscle groups.
@@ -180,24 +167,10 @@ export class GoalsView {
       (boxes.find((box) => box.checked) || boxes[0])?.focus();
       return;
     }
-    const input = this.inputs[name];
-    if (input) input.setAttribute('aria-invalid', 'true');
-    if (this.errors[name]) this.errors[name].textContent = message;
-    else this.status.textContent = `${name}: ${message}`;
-    if (input) input.focus();
+    showFieldError(this, this.inputs[name], this.errors[name], name, message);
   }
 
-  async remove(goal) {
-    try {
-      await this.context.api.request('DELETE', `/v1/me/goals/${encodeURIComponent(goal.id)}`);
-    } catch (error) {
-      if (error.status !== 404) {
-        this.status.textContent = `Not removed: ${error.message}`;
-        return;
-      }
-    }
-    // The list first, then the message: when it is read out (and when a test waits for it) the list is current.
-    await this.refresh();
-    this.status.textContent = `Removed ${goal.name}.`;
+  remove(goal) {
+    return removeItem(this, `/v1/me/goals/${encodeURIComponent(goal.id)}`, goal.name);
   }
 }

@@ -2,6 +2,7 @@
 // workouts left of each, a form to add one, and a button to remove each. Field errors from the server are shown next
 // to the field they name.
 import { h, show } from './dom.js';
+import { addItem, removeItem, showFieldError } from './list-page.js';
 
 const FIELDS = [
   { name: 'name', label: 'Name', hint: 'For example "Running"', type: 'text', maxlength: 100 },
@@ -86,43 +87,16 @@ export class ThemesView {
       this.fieldError('workouts', 'must be a whole number from 1 to 1000');
       return;
     }
-    let theme;
-    try {
-      theme = await this.context.api.post('/v1/me/themes', body);
-    } catch (error) {
-      const fields = (error.problem && error.problem.errors) || [];
-      if (fields.length === 0) {
-        this.status.textContent = `Not added: ${error.message}`;
-        return;
-      }
-      for (const field of fields) this.fieldError(field.field, field.detail);
-      return;
+    if (await addItem(this, '/v1/me/themes', body)) {
+      for (const input of Object.values(this.inputs)) input.value = '';
     }
-    for (const input of Object.values(this.inputs)) input.value = '';
-    // The list first, then the message: when it is read out (and when a test waits for it) the list is current.
-    await this.refresh();
-    this.status.textContent = `Added ${theme.name}.`;
   }
 
   fieldError(name, message) {
-    const input = this.inputs[name];
-    if (input) input.setAttribute('aria-invalid', 'true');
-    if (this.errors[name]) this.errors[name].textContent = message;
-    else this.status.textContent = `${name}: ${message}`;
-    if (input) input.focus();
+    showFieldError(this, this.inputs[name], this.errors[name], name, message);
   }
 
-  async remove(theme) {
-    try {
-      await this.context.api.request('DELETE', `/v1/me/themes/${encodeURIComponent(theme.id)}`);
-    } catch (error) {
-      if (error.status !== 404) {
-        this.status.textContent = `Not removed: ${error.message}`;
-        return;
-      }
-    }
-    // The list first, then the message: when it is read out (and when a test waits for it) the list is current.
-    await this.refresh();
-    this.status.textContent = `Removed ${theme.name}.`;
+  remove(theme) {
+    return removeItem(this, `/v1/me/themes/${encodeURIComponent(theme.id)}`, theme.name);
   }
 }

@@ -1,0 +1,44 @@
+// What the list pages (themes, goals) share: adding an item through a form whose bad fields the server names, and
+// removing one. A view passes itself: it has `context`, a `status` live region, `refresh()` to redraw its list, and
+// `fieldError(field, message)` to show a message beside a field.
+
+// Posts `body` to `path` and answers the stored item, or null when the server refused it: each field it names gets
+// its message (the first one named ends with the focus), anything else goes to the status line. On success the list
+// is redrawn first and "Added …" said after, so the message describes the list on screen.
+export async function addItem(view, path, body) {
+  let item;
+  try {
+    item = await view.context.api.post(path, body);
+  } catch (error) {
+    const fields = (error.problem && error.problem.errors) || [];
+    if (fields.length === 0) view.status.textContent = `Not added: ${error.message}`;
+    for (const field of fields.slice().reverse()) view.fieldError(field.field, field.detail);
+    return null;
+  }
+  await view.refresh();
+  view.status.textContent = `Added ${item.name}.`;
+  return item;
+}
+
+// Deletes `path` (an item already gone counts as removed), redraws the list, then says "Removed …".
+export async function removeItem(view, path, name) {
+  try {
+    await view.context.api.request('DELETE', path);
+  } catch (error) {
+    if (error.status !== 404) {
+      view.status.textContent = `Not removed: ${error.message}`;
+      return;
+    }
+  }
+  await view.refresh();
+  view.status.textContent = `Removed ${name}.`;
+}
+
+// Marks `input` invalid and shows `message` in `error` (its described-by element), or in the status line when the
+// field has no place of its own; the input gets the focus.
+export function showFieldError(view, input, error, name, message) {
+  if (input) input.setAttribute('aria-invalid', 'true');
+  if (error) error.textContent = message;
+  else view.status.textContent = `${name}: ${message}`;
+  if (input) input.focus();
+}
