@@ -7,6 +7,7 @@ extension FormaAPIHandler {
     func setReminder(_ input: Operations.SetReminder.Input) async throws -> Operations.SetReminder.Output {
         let me = try Caller.person()
         let body = switch input.body { case .json(let body): body }
+        try Self.refuseGoalKey(input.path.key)
         let reminder: ReminderRules.Valid
         switch ReminderRules.validate(
             key: input.path.key, localTime: body.localTime, timeZone: body.timeZone, title: body.title,
@@ -32,6 +33,7 @@ extension FormaAPIHandler {
 
     func deleteReminder(_ input: Operations.DeleteReminder.Input) async throws -> Operations.DeleteReminder.Output {
         let me = try Caller.person()
+        try Self.refuseGoalKey(input.path.key)
         // A key no reminder could have is simply not there.
         guard case .success(let key) = ReminderRules.key(input.path.key) else {
             throw NotFoundError.reminder(input.path.key)
@@ -40,6 +42,15 @@ extension FormaAPIHandler {
             try await reminderStore(for: me).delete(key: key)
         }
         return .noContent(.init())
+    }
+
+    /// Keys starting with `goal-` belong to goals that notify (docs/goals.md): the goal sets, moves and removes its
+    /// reminder, so a host may neither set nor cancel one (it would come back, or be taken for a goal's).
+    static func refuseGoalKey(_ key: String) throws(InputError) {
+        guard key.hasPrefix(GoalReminders.keyPrefix) else { return }
+        throw .badParameter(FieldIssue(
+            field: "key",
+            message: "keys starting with '\(GoalReminders.keyPrefix)' are the goals' own; set notify on the goal instead"))
     }
 
     func reminderStore(for me: AuthenticatedUser) throws -> ReminderStore {

@@ -18,11 +18,14 @@ struct GoalReminders {
     let now: Date
 
     /// The reminder key of goal `id`: `goal-` and the id in lower case (41 characters).
-    static func key(_ id: UUID) -> String { "goal-" + id.uuidString.lowercased() }
+    /// The prefix of every goal's reminder key; the reminders API refuses it to host apps.
+    static let keyPrefix = "goal-"
+
+    static func key(_ id: UUID) -> String { keyPrefix + id.uuidString.lowercased() }
 
     /// The goal a reminder key names, if it is a goal's.
     static func goalID(ofKey key: String) -> UUID? {
-        guard key.hasPrefix("goal-") else { return nil }
+        guard key.hasPrefix(keyPrefix) else { return nil }
         return UUID(uuidString: String(key.dropFirst(5)))
     }
 
@@ -93,7 +96,7 @@ struct GoalReminders {
                 continue
             }
             if let current, current.state == ReminderModel.State.pending.rawValue,
-                current.dueAt == next.dueAt, current.title == next.title
+                current.dueAt == next.dueAt, current.title == next.title, current.body == next.body
             {
                 continue
             }

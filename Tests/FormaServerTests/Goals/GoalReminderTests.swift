@@ -217,10 +217,51 @@ struct GoalReminderTests {
                 }
                 try await group.waitForAll()
             }
-            try await GoalReminders.rollOver(on: app.db, now: clock.now, logger: app.logger)
 
-            // verify: whatever the interleaving, no goal left a reminder behind
+            // verify: whatever the interleaving, no goal left a reminder behind (no second worker round to tidy up)
             #expect(try await ada.reminders().isEmpty)
+        }
+    }
+
+    @Test func hostAppsCanNeitherSetNorCancelAGoalsReminderKey() async throws {
+        try await withFormaApp { app in
+            let ada = try await Self.ada(app)
+            let goal = try await ada.created(GoalRequestBody(name: "Legs", daysPerWeek: 2, notify: true))
+            let key = "goal-\(goal.id)"
+            let body: [String: String] = [
+                "localTime": "2027-02-01T09:00", "timeZone": "Europe/Berlin", "title": "Mine", "body": "Mine",
+            ]
+
+            let set = try await ada.api.send(.PUT, "/v1/me/reminders/\(key)", headers: ada.headers, json: body)
+            let other = try await ada.api.send(.PUT, "/v1/me/reminders/goal-morning", headers: ada.headers, json: body)
+            let cancel = try await ada.api.send(.DELETE, "/v1/me/reminders/\(key)", headers: ada.headers)
+
+            // verify: 400 naming the key each time, and the goal's reminder is as the goal set it
+            for reply in [set, other, cancel] {
+                #expect(reply.status == .badRequest, "\(reply.text)")
+                #expect(try reply.problem().errors?.map(\.field) == ["key"])
+            }
+            let reminders = try await ada.reminders()
+            #expect(reminders.map(\.key) == [key] && reminders.first?.title == "Goal: Legs")
+        }
+    }
+
+    @Test func aRunSavedForAGoalUpdatesThePendingReminderText() async throws {
+        let clock = TestClock()
+        try await withFormaApp(clock: clock) { app in
+            // setup: a goal of three days a week, reminded on Monday evening (it is Friday morning)
+            let ada = try await Self.ada(app)
+            _ = try await ada.created(GoalRequestBody(name: "Legs", daysPerWeek: 3, notify: true))
+            let before = try #require(try await ada.reminders().first)
+
+            // act: a matching run of 25 minutes, saved on Friday
+            try await ada.saveRun(.legs(), activeSeconds: 25 * 60, clock: clock)
+
+            // verify: the same time, and the text counts the session just done
+            let after = try #require(try await ada.reminders().first)
+            #expect(after.dueAt == before.dueAt && after.state == "pending")
+            #expect(before.body.hasPrefix("0 of 10 sessions done"), "\(before.body)")
+            #expect(after.body.hasPrefix("1 of 10 sessions done"), "\(after.body)")
         }
     }
 }
