@@ -88,8 +88,7 @@ extension TrainerConversation {
             // The exercises pain left out, judged against the request without the regions pain itself avoids (the
             // profile's own painful regions stay avoided), as `POST /v1/workouts/generate` reports them.
             var basis = workout.request
-            let restricted = Set(restrictions.map(\.region))
-            basis.avoiding = planned.avoiding.filter { !restricted.contains($0) }
+            basis.avoiding = planned.avoiding
             let leftOut = environment.generator.leftOut(by: restrictions, for: basis)
             workoutPain = WorkoutPainSection(restrictions: restrictions, leftOut: leftOut)
             say(Self.painNote(restrictions: restrictions, leftOut: leftOut))

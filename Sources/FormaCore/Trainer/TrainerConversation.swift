@@ -63,6 +63,11 @@ public struct TrainerConversation: Sendable, Hashable, Codable {
     /// The question being asked, or `nil` once the conversation has finished.
     public var currentQuestion: TrainerQuestion? { pending.first }
 
+    /// Whether an answer to the current question may plan today's workout: it is the readiness step's last question
+    /// pending (an answer naming painful regions adds questions, and then it does not). Only such an answer reads the
+    /// pain log, so a server reads the log for this reply alone.
+    public var nextAnswerMayPlanTheWorkout: Bool { step == .readiness && pending.count == 1 }
+
     /// Whether the conversation has ended; it then refuses every new reply.
     public var isFinished: Bool { step == .finished }
 

@@ -1,7 +1,7 @@
 // The AI trainer's chat (/embed/trainer, docs/trainer.md "The page"): the conversation of /v1/trainer/conversations
 // as a message list, the current question's quick replies and a typed answer; today's workout played inline with
 // the workout player; the next session told to the host as `trainer_schedule_next_workout`.
-import { h } from './dom.js';
+import { h, sleep } from './dom.js';
 import { WorkoutPlayer, dose } from './player.js';
 
 const RETRIES = 3; // sends of one answer after a network error or a 5xx before the person is asked to send again
@@ -253,7 +253,7 @@ export class TrainerView {
       } catch (error) {
         failure = error;
         if (!(error.status === 0 || error.status >= 500) || attempt === RETRIES) break;
-        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+        await sleep(500 * attempt);
       }
     }
     this.sending = false;

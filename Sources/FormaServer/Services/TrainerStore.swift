@@ -37,7 +37,7 @@ struct TrainerStore {
 
     /// The next-session reminder a reply set, or why it was refused (the conversation finishes either way).
     enum ReminderOutcome: Equatable {
-        case set(dueAt: Date)
+        case set
         /// The reminder rules refused it: the fields at fault (`localTime` more than a year ahead or past, `key` when
         /// the person holds too many reminders). Field names only, so logs carry no personal data.
         case refused(fields: [String])
@@ -152,8 +152,9 @@ struct TrainerStore {
 
     /// Applies `reply` to the conversation `rawID` and stores the result with the profile answers.
     ///
-    /// `environment(withPain)` gives the conversation's environment; `withPain` is true only in the readiness step,
-    /// whose last answer plans the workout (the only use of the pain log), so other replies skip reading the log.
+    /// `environment(withPain)` gives the conversation's environment; `withPain` is true only for an answer to the
+    /// readiness step's last pending question (``TrainerConversation/nextAnswerMayPlanTheWorkout``), the one that
+    /// plans the workout and so the only one that reads the pain log.
     ///
     /// - Throws: ``NotFoundError/trainerConversation(_:)``; `TrainerReplyError` when the reply does not fit (nothing
     ///   is written).
@@ -172,7 +173,7 @@ struct TrainerStore {
             }
             var conversation = stored.conversation
             let before = conversation.profile
-            let environment = try await environment(conversation.step == .readiness)
+            let environment = try await environment(conversation.nextAnswerMayPlanTheWorkout)
             if try conversation.reply(reply, environment: environment) == .duplicate { return stored }
             let row = stored.row
             let state = try Self.encoder.encode(conversation)
@@ -250,9 +251,9 @@ struct TrainerStore {
             return .refused(fields: invalid.issues.map(\.field))
         case .success(let valid):
             do {
-                let row = try await ReminderStore(database: database, companyID: companyID, userID: userID, now: now)
+                _ = try await ReminderStore(database: database, companyID: companyID, userID: userID, now: now)
                     .set(valid)
-                return .set(dueAt: row.dueAt)
+                return .set
             } catch StateError.tooManyReminders {
                 return .refused(fields: ["key"])
             }
@@ -262,16 +263,13 @@ struct TrainerStore {
     /// Stores `checkIn` with the person's latest saved (completed) run of the trainer's workout `workoutID`; with
     /// no such run (the workout was not played through the player, or was quit) it stays in the conversation only.
     private func attach(_ checkIn: SessionCheckIn, toLatestRunOf workoutID: UUID, on database: any Database) async throws {
-        guard let run = try await WorkoutRunModel.query(on: database)
-            .filter(\.$userID == userID).filter(\.$companyID == companyID).filter(\.$workoutID == workoutID)
+        guard let run = try await WorkoutStore(database: database, companyID: companyID, userID: userID, now: now)
+            .runs().filter(\.$workoutID == workoutID)
             .filter(\.$status == WorkoutRunStatus.completed.rawValue)
             .sort(\.$endedAt, .descending).sort(\.$id).first()
         else { return }
-        try await database.sql().update(WorkoutRunModel.schema)
-            .set("check_in", to: SQLBind(try Self.encoder.encode(checkIn)))
-            .where("id", .equal, SQLBind(try run.requireID()))
-            .where("user_id", .equal, SQLBind(userID))
-            .run()
+        run.checkIn = try Self.encoder.encode(checkIn)
+        try await run.update(on: database)
     }
 
     /// Stores the conversation's workout as the person's workout `id`, named and categorised as a generated one,
