@@ -54,9 +54,7 @@ struct ThemeStore {
 
     /// The theme `rawID`; ``NotFoundError/theme(_:)`` when the person has none with that id.
     func theme(_ rawID: String) async throws -> Counted {
-        let row = try await row(rawID)
-        let counts = try await completedRuns(of: [try row.requireID()])
-        return Counted(row: row, completed: counts[try row.requireID()] ?? 0)
+        try await counted(try await row(rawID))
     }
 
     /// The theme `rawID` as stored, for a workout or run to take its snapshot; ``NotFoundError/theme(_:)`` otherwise.
@@ -82,8 +80,13 @@ struct ThemeStore {
         row.workouts = checked.workouts
         row.updatedAt = now
         try await row.save(on: database)
-        let counts = try await completedRuns(of: [try row.requireID()])
-        return Counted(row: row, completed: counts[try row.requireID()] ?? 0)
+        return try await counted(row)
+    }
+
+    /// `row` with its completed runs.
+    private func counted(_ row: WorkoutThemeModel) async throws -> Counted {
+        let id = try row.requireID()
+        return Counted(row: row, completed: try await completedRuns(of: [id])[id] ?? 0)
     }
 
     /// Removes theme `rawID`; the workouts and runs done with it keep their snapshot. ``NotFoundError/theme(_:)``

@@ -103,9 +103,9 @@ struct WorkoutStore {
         run.totalReps = 0
         run.planUnlock = nil
         run.version = 1
-        let runTheme = try theme ?? ThemeSnapshot.decoded(workout.theme)
-        run.themeID = runTheme?.id
-        run.theme = try runTheme?.encoded()
+        // Without a theme of its own the run takes the workout's stored snapshot as it is.
+        run.themeID = try theme?.id ?? ThemeSnapshot.decoded(workout.theme)?.id
+        run.theme = try theme?.encoded() ?? workout.theme
         do {
             try await run.create(on: database)
         } catch where (error as? any DatabaseError)?.isConstraintFailure == true {

@@ -150,6 +150,10 @@ import FormaMotionLab
         // verify: the accelerometer path is the same either way and never claims the gyroscope.
         #expect(withoutGyroscope == withGyroscopeIgnored)
         #expect(!withoutGyroscope.usedRotation)
+        // and the switch is what made the difference: with the gyroscope on, this set is counted from the rotation
+        let withGyroscope = InertialAnalyzer().analyze(set.recording)
+        #expect(withGyroscope.usedRotation && withGyroscope.repetitionCount == set.repetitions)
+        #expect(withGyroscope != withGyroscopeIgnored)
     }
 
     @Test func neverCountsRepsInAStillRecordingWithGyroscopeNoise() throws {

@@ -43,8 +43,8 @@ struct ThemeSnapshot: Codable, Sendable, Equatable {
     }
 
     static func decoded(_ data: Data?) throws -> ThemeSnapshot? {
-        try data.map { try JSONDecoder().decode(ThemeSnapshot.self, from: $0) }
+        try data.map { try WorkoutStore.codec.decoder.decode(ThemeSnapshot.self, from: $0) }
     }
 
-    func encoded() throws -> Data { try JSONEncoder().encode(self) }
+    func encoded() throws -> Data { try WorkoutStore.codec.encoder.encode(self) }
 }
