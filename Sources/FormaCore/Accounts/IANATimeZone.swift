@@ -16,5 +16,15 @@ public enum IANATimeZone {
         return TimeZone(identifier: identifier)
     }
 
+    /// UTC, named `UTC` (Foundation on Linux names its own UTC zone `GMT`).
+    public static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+
+    /// A person's zone and the name to show for it: the profile's `identifier` when it is a zone, else UTC. Progress
+    /// series, goals, goal reminders and the quote of the day all count days this way.
+    public static func personZone(_ identifier: String?) -> (zone: TimeZone, name: String) {
+        if let identifier, let zone = zone(identifier) { return (zone, identifier) }
+        return (utc, "UTC")
+    }
+
     private static let knownZones: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC"])
 }

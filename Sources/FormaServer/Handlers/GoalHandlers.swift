@@ -14,13 +14,14 @@ extension FormaAPIHandler {
         let answer = try await answeringStorageFailure("Unable to save the goal. Please try again.") {
             let store = try goalStore(for: me)
             let row = try await store.create(goal)
+            let progress: [UUID: GoalRules.Progress]
             do {
-                try await goalReminders(for: me).sync([row])
+                progress = try await goalReminders(for: me).sync([row])
             } catch StateError.tooManyReminders(let limit) {
                 _ = try await store.delete(try row.requireID().uuidString)
                 throw StateError.goalReminderFull(limit: limit)
             }
-            return try await goalAnswers([row], me: me)[0]
+            return try await goalAnswers([row], me: me, progress: progress)[0]
         }
         logger.info("goal created")
         return .created(.init(body: .json(answer)))
@@ -61,15 +62,16 @@ extension FormaAPIHandler {
                 minutes: patch.minutes ?? stored.minutes, daysPerWeek: patch.daysPerWeek ?? stored.daysPerWeek,
                 notify: patch.notify ?? stored.notify)
             let updated = try await store.update(row, to: goal)
+            let progress: [UUID: GoalRules.Progress]
             do {
-                try await goalReminders(for: me).sync([updated])
+                progress = try await goalReminders(for: me).sync([updated])
             } catch StateError.tooManyReminders(let limit) {
                 var unchanged = goal
                 unchanged.notify = stored.notify
                 _ = try await store.update(updated, to: unchanged)
                 throw StateError.goalReminderFull(limit: limit)
             }
-            return try await goalAnswers([updated], me: me)[0]
+            return try await goalAnswers([updated], me: me, progress: progress)[0]
         }
         return .ok(.init(body: .json(answer)))
     }
@@ -95,10 +97,13 @@ extension FormaAPIHandler {
     }
 
     /// `rows` as the API's goals, with progress in the person's zone and the next reminder of those that notify.
-    private func goalAnswers(_ rows: [GoalModel], me: AuthenticatedUser) async throws -> [Components.Schemas.Goal] {
+    /// `progress` is the rows' progress when the caller has it already (from syncing their reminders).
+    private func goalAnswers(
+        _ rows: [GoalModel], me: AuthenticatedUser, progress known: [UUID: GoalRules.Progress]? = nil
+    ) async throws -> [Components.Schemas.Goal] {
         let store = try goalStore(for: me)
-        let (zone, zoneName) = Self.goalTimeZone(me)
-        let progress = try await store.progress(of: rows, timeZone: zone)
+        let (zone, zoneName) = IANATimeZone.personZone(me.user.timeZone)
+        let progress = if let known { known } else { try await store.progress(of: rows, timeZone: zone) }
         let reminders = try await reminderStore(for: me).reminders(
             keys: rows.filter(\.notify).compactMap(\.id).map(GoalReminders.key))
         var answers: [Components.Schemas.Goal] = []
@@ -115,11 +120,6 @@ extension FormaAPIHandler {
         return answers
     }
 
-    /// The person's zone and the name to show: the profile's, else UTC (as goal reminders use).
-    private static func goalTimeZone(_ me: AuthenticatedUser) -> (TimeZone, String) {
-        if let name = me.user.timeZone, let zone = IANATimeZone.zone(name) { return (zone, name) }
-        return (GoalReminders.utc, "UTC")
-    }
 
     func goalStore(for me: AuthenticatedUser) throws -> GoalStore {
         GoalStore(database: try database(), companyID: me.companyID, userID: me.userID, now: clock.now)

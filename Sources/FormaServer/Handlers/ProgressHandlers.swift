@@ -109,8 +109,7 @@ extension FormaAPIHandler {
             }
             return (zone, raw)
         }
-        if let name = me.user.timeZone, let zone = TimeZone(identifier: name) { return (zone, name) }
-        return (TimeZone(identifier: "UTC") ?? .gmt, "UTC")
+        return IANATimeZone.personZone(me.user.timeZone)
     }
 
     private func today(in zone: TimeZone) -> LocalDay {

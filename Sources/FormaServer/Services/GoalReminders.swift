@@ -41,12 +41,7 @@ struct GoalReminders {
     /// The person's zone (the profile's, else UTC) and the trainer profile's training days and preferred times.
     func context() async throws -> Context {
         let user = try await UserModel.query(on: database).filter(\.$id == userID).first()
-        var zone = Self.utc
-        var zoneName = "UTC"
-        if let name = user?.timeZone, let known = IANATimeZone.zone(name) {
-            zone = known
-            zoneName = name
-        }
+        let (zone, zoneName) = IANATimeZone.personZone(user?.timeZone)
         let row = try await TrainerProfileModel.query(on: database)
             .filter(\.$companyID == companyID).filter(\.$userID == userID).first()
         let profile = row.flatMap { try? JSONDecoder().decode(TrainerProfile.self, from: $0.profile) }
@@ -54,8 +49,6 @@ struct GoalReminders {
             timeZone: zone, timeZoneName: zoneName, trainingDays: profile?.trainingDays ?? [],
             preferredTimes: profile?.preferredTimes ?? [])
     }
-
-    static let utc = TimeZone(identifier: "UTC") ?? .gmt
 
     /// The reminder goal `row` should have next, or `nil` when it should have none (it does not notify, it is done,
     /// or no day falls within two weeks).
@@ -80,12 +73,14 @@ struct GoalReminders {
     ///
     /// - Throws: ``StateError/tooManyReminders(limit:)`` when a new goal reminder would exceed the person's
     ///   reminders; the goals before it are synced.
-    func sync(_ rows: [GoalModel]) async throws {
-        guard !rows.isEmpty else { return }
+    /// Returns the progress of every row it computed on the way (in the person's zone), for the caller's answer.
+    @discardableResult
+    func sync(_ rows: [GoalModel]) async throws -> [UUID: GoalRules.Progress] {
+        guard !rows.isEmpty else { return [:] }
         let store = GoalStore(database: database, companyID: companyID, userID: userID, now: now)
         let reminders = ReminderStore(database: database, companyID: companyID, userID: userID, now: now)
         let context = try await context()
-        let progress = try await store.progress(of: rows.filter(\.notify), timeZone: context.timeZone)
+        let progress = try await store.progress(of: rows, timeZone: context.timeZone)
         let existing = try await reminders.reminders(keys: rows.compactMap(\.id).map(Self.key))
         for row in rows {
             guard let id = row.id else { continue }
@@ -102,6 +97,7 @@ struct GoalReminders {
             }
             _ = try await reminders.set(next)
         }
+        return progress
     }
 
     /// Removes the reminder of goal `id`, if any (the goal was deleted).

@@ -28,7 +28,6 @@ struct QuoteService: Sendable {
 
     /// The category of `GET /v1/quotes/today` without `category`: the seed's home screen shows inspirational quotes.
     static let defaultCategory = "inspirational"
-    static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
 
     let corpus: QuoteCorpus
     /// Asked first when configured.
