@@ -30,19 +30,11 @@ struct BenchCommand: ParsableCommand {
         @Option(name: .customLong("warm-up"), help: "Untimed requests run first.")
         var warmUp = 1_000
 
-        @Option(help: "Seed of the random requests.")
-        var seed: UInt64 = 1
-
-        @Option(help: "Time each request this many times and keep the fastest (filters out preemption).")
-        var `repeat` = 1
-
-        @Flag(help: "Print the report as JSON.")
-        var json = false
+        @OptionGroup var timing: LatencyBenchOptions
 
         func validate() throws {
             guard requests >= 100 else { throw ValidationError("--requests must be at least 100") }
             guard warmUp >= 0 else { throw ValidationError("--warm-up cannot be negative") }
-            guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1") }
         }
 
         func run() throws {
@@ -52,7 +44,7 @@ struct BenchCommand: ParsableCommand {
             let generator = WorkoutGenerator(catalog: catalog)
             let preparation = clock.now - preparationStart
 
-            var random = SplitMix64(seed: seed)
+            var random = SplitMix64(seed: timing.seed)
             let timed = (0..<requests).map { _ in WorkoutRequest.random(using: &random) }
             var unused = SplitMix64(seed: 0)  // every request carries a seed
             for request in timed.prefix(warmUp) { _ = try? generator.generate(request: request, using: &unused) }
@@ -61,13 +53,7 @@ struct BenchCommand: ParsableCommand {
             samples.reserveCapacity(requests)
             var impossible = 0
             for request in timed {
-                var fastest = Duration.seconds(Int64.max)
-                var workout: Workout?
-                for _ in 0..<`repeat` {
-                    let start = clock.now
-                    workout = try? generator.generate(request: request, using: &unused)
-                    fastest = min(fastest, clock.now - start)
-                }
+                let (fastest, workout) = timing.fastest(clock) { try? generator.generate(request: request, using: &unused) }
                 samples.append(fastest)
                 if workout == nil { impossible += 1 }
             }
@@ -76,13 +62,47 @@ struct BenchCommand: ParsableCommand {
                 benchmark: "generate", summary: LatencySummary(samples),
                 notes: [
                     "requests": "\(requests) (\(impossible) impossible, answered with suggestions)",
-                    "seed": "\(seed)",
-                    "timing": `repeat` == 1 ? "one run per request" : "fastest of \(`repeat`) runs per request",
+                    "seed": "\(timing.seed)",
+                    "timing": timing.note(per: "request"),
                     "generator preparation": String(
                         format: "%.1f ms (once per catalogue)", LatencySummary.microseconds(preparation) / 1000),
                 ])
-            Terminal.write(json ? try report.json() : report.text())
+            Terminal.write(timing.json ? try report.json() : report.text())
         }
+    }
+}
+
+/// The options every in-process latency benchmark takes (`bench generate`, `bench trainer`), and its timing loop.
+struct LatencyBenchOptions: ParsableArguments {
+    @Option(help: "Seed of the random cases.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Time each case this many times and keep the fastest (filters out preemption).")
+    var `repeat` = 1
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1") }
+    }
+
+    /// The fastest of `repeat` runs of `work`, and what the last run returned.
+    func fastest<T>(_ clock: ContinuousClock, _ work: () throws -> T) rethrows -> (Duration, T) {
+        var fastest = Duration.seconds(Int64.max)
+        var result: T?
+        for _ in 0..<max(`repeat`, 1) {
+            let start = clock.now
+            result = try work()
+            fastest = min(fastest, clock.now - start)
+        }
+        // `repeat` is at least 1, so `work` ran.
+        return (fastest, result!)
+    }
+
+    /// "one run per turn" or "fastest of 3 runs per turn".
+    func note(per unit: String) -> String {
+        `repeat` == 1 ? "one run per \(unit)" : "fastest of \(`repeat`) runs per \(unit)"
     }
 }
 

@@ -23,25 +23,17 @@ struct BenchTrainerCommand: ParsableCommand {
     @Option(name: .customLong("warm-up"), help: "Untimed turns run first.")
     var warmUp = 300
 
-    @Option(help: "Seed of the random conversations.")
-    var seed: UInt64 = 1
-
-    @Option(help: "Time each turn this many times and keep the fastest (filters out preemption).")
-    var `repeat` = 1
-
-    @Flag(help: "Print the report as JSON.")
-    var json = false
+    @OptionGroup var timing: LatencyBenchOptions
 
     func validate() throws {
         guard turns >= 100 else { throw ValidationError("--turns must be at least 100") }
         guard warmUp >= 0 else { throw ValidationError("--warm-up cannot be negative") }
-        guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1") }
     }
 
     func run() throws {
         let catalog = try ExerciseCatalog.bundled()
         let generator = WorkoutGenerator(catalog: catalog)
-        var random = SplitMix64(seed: seed)
+        var random = SplitMix64(seed: timing.seed)
         let cases = try (0..<(warmUp + turns)).map { _ in
             try TrainerTurnCase.random(catalog: catalog, generator: generator, using: &random)
         }
@@ -53,16 +45,10 @@ struct BenchTrainerCommand: ParsableCommand {
         var decisions: [String: Int] = [:]
         var workouts = 0
         for turn in cases.dropFirst(warmUp) {
-            var fastest = Duration.seconds(Int64.max)
-            var after: TrainerConversation?
-            for _ in 0..<`repeat` {
-                let start = clock.now
-                after = try turn.run()
-                fastest = min(fastest, clock.now - start)
-            }
+            let (fastest, after) = try timing.fastest(clock) { try turn.run() }
             samples.append(fastest)
-            decisions[after?.decision?.kind.rawValue ?? "none", default: 0] += 1
-            if after?.workout != nil { workouts += 1 }
+            decisions[after.decision?.kind.rawValue ?? "none", default: 0] += 1
+            if after.workout != nil { workouts += 1 }
         }
 
         let report = BenchReport(
@@ -70,10 +56,10 @@ struct BenchTrainerCommand: ParsableCommand {
             notes: [
                 "turns": "\(turns) deciding readiness replies, \(workouts) of them with a generated workout",
                 "decisions": decisions.keys.sorted().map { "\($0) \(decisions[$0] ?? 0)" }.joined(separator: ", "),
-                "seed": "\(seed)",
-                "timing": `repeat` == 1 ? "one run per turn" : "fastest of \(`repeat`) runs per turn",
+                "seed": "\(timing.seed)",
+                "timing": timing.note(per: "turn"),
             ])
-        Terminal.write(json ? try report.json() : report.text())
+        Terminal.write(timing.json ? try report.json() : report.text())
     }
 }
 
