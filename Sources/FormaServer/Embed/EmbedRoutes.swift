@@ -217,8 +217,7 @@ enum EmbedRoutes {
 
     /// Where the pages load a company's logo: `/embed/logo/{name}`, the name percent-encoded as a path segment.
     static func logoPath(companyName: String) -> String {
-        "/embed/logo/" + (companyName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
-            ?? companyName)
+        CompanyBrandingService.logoPath(companyName: companyName)
     }
 }
 

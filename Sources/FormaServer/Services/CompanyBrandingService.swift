@@ -52,6 +52,12 @@ public struct CompanyBrandingService: Sendable {
         self.database = database
     }
 
+    /// Where the pages load a company's logo: `/embed/logo/{name}`, the name percent-encoded as a path segment.
+    public static func logoPath(companyName: String) -> String {
+        "/embed/logo/" + (companyName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
+            ?? companyName)
+    }
+
     /// `#RRGGBB` in either case, normalised to lower case; `nil` stays `nil` (Forma's own accent).
     public static func accentColor(_ raw: String?, field: String = "accentColor") -> Result<String?, FieldIssue> {
         guard let raw else { return .success(nil) }
