@@ -70,7 +70,8 @@ struct AuthenticationMiddleware: ServerMiddleware {
     }
 
     static let requirements: [String: Requirement] = [
-        "getHealth": .none, "listExercises": .none, "getExercise": .none, "getCatalogFacets": .none,
+        "getHealth": .none, "listExercises": .none, "getExercise": .none, "getExerciseGuide": .none,
+        "getCatalogFacets": .none,
         "createAccount": .none, "login": .none, "getBodyMap": .none,
         "listQuoteCategories": .none,
         "createSession": .company, "getCompany": .company, "setAllowedOrigins": .company,

@@ -1,11 +1,12 @@
 import Foundation
 
 /// One repetition of an exercise done by the stick figure the counter's model is built on (``SyntheticMotion``),
-/// without noise, as the 33 landmarks a camera would see: what the pages animate to show the movement.
+/// without noise, as the 33 landmarks a camera would see (seen from ``viewingYaw(_:)``): what the pages animate to
+/// show the movement.
 ///
 /// Because the figure is the one the engine's tests are synthesised from, what a person copies from the
 /// demonstration is what the counter counts (tested: the demonstration played over and over is counted once per
-/// loop). The figure is filmed from the side the exercise is usually filmed from (``SyntheticMotion/usualCameraYaw(_:)``).
+/// loop).
 public struct PoseDemonstration: Sendable, Hashable {
     public var exerciseID: String
     /// One loop: still, out to the turning point, held, back, still. Played over and over, it is one repetition per
@@ -48,7 +49,7 @@ public struct PoseDemonstration: Sendable, Hashable {
         let moveSeconds = outwardSeconds + holdSeconds + returnSeconds
         let total = stillSeconds + Double(sides.count) * moveSeconds + stillSeconds
         let frameCount = Int((total * framesPerSecond).rounded())
-        let yaw = SyntheticMotion.usualCameraYaw(exercise.id)
+        let yaw = viewingYaw(exercise.id)
         let camera = SkeletonRotation.aboutY(degrees: yaw)
         let grounded = SyntheticMotion.isGrounded(exercise.id)
         // A pinhole camera 3 m away with a 60° vertical field of view, as the synthesiser films.
@@ -105,6 +106,14 @@ public struct PoseDemonstration: Sendable, Hashable {
                     z: landmark.z * scale, visibility: landmark.visibility)
             })
         }
+    }
+
+    /// The side the figure is seen from: side-on for exercises filmed side-on, otherwise turned 30° from facing the
+    /// viewer, so that movements towards the camera (a squat's knees and hips) show in the drawing as well as
+    /// sideways ones.
+    static func viewingYaw(_ exerciseID: String) -> Double {
+        let usual = SyntheticMotion.usualCameraYaw(exerciseID)
+        return usual == 0 ? 30 : usual
     }
 
     /// The recording played `times` times back to back, as a page loops it.
