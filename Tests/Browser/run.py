@@ -1169,6 +1169,71 @@ def test_style_and_branding(harness):
         company_call(harness, "DELETE", "/v1/company/branding/logo")
 
 
+def test_exercise_pages(harness):
+    """/embed/exercises finds what the API finds for the same search and filters; /embed/exercise/{id} shows the
+    counter's demonstration moving (33 landmarks and the measured angle drawn), the muscles on the body figures,
+    the equipment and every instruction as a step; with reduced motion asked for, the figure stands still at the
+    turning point until Play; axe-core finds no violation."""
+    driver = harness.driver
+    user = "exercises-user"
+    open_in_iframe(harness, f"{harness.base}/embed/exercises?company=Acme", user)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#exercise-results li"), 30, "the first results")
+    box = driver.find_element(By.ID, "exercise-query")
+    box.clear()
+    box.send_keys("squat")
+    for field, value in (("muscle", "quadriceps"), ("equipment", "barbell")):
+        driver.execute_script("const s = document.getElementById(arguments[0]); s.value = arguments[1];",
+                              field, value)
+    driver.find_element(By.ID, "search").click()
+    expected = harness.api("GET", "/v1/exercises?q=squat&muscle=quadriceps&equipment=barbell&perPage=20", user)
+    names = [item["name"] for item in expected["items"]]
+    assert "Barbell Squat" in names, names
+
+    def shown():
+        return [a.text for a in driver.find_elements(By.CSS_SELECTOR, "#exercise-results li a")]
+    wait_until(lambda: shown() == names, 20, f"the results {names}")
+    status = driver.find_element(By.ID, "exercise-count").text
+    assert status.startswith(f"{expected['total']} exercise"), status
+    check_axe(driver)
+
+    wait_until(lambda: click_if_present(driver, "#exercise-results li[data-exercise-id='Barbell_Squat'] a"), 10,
+               "the Barbell Squat link")
+    demo = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "svg#demonstration"), 30, "the demonstration")[0]
+    assert len(driver.find_elements(By.CSS_SELECTOR, "svg#demonstration circle.joint")) == 33
+    assert len(driver.find_elements(By.CSS_SELECTOR, "svg#demonstration circle.joint.measured")) == 3
+    assert demo.get_attribute("data-playing") == "true"
+    first = demo.get_attribute("data-frame")
+    wait_until(lambda: demo.get_attribute("data-frame") != first, 20, "the figure to move")
+    assert driver.find_element(By.CSS_SELECTOR, "svg#demonstration text.angle").text.endswith("°")
+    exercise = harness.api("GET", "/v1/exercises/Barbell_Squat", user)
+    steps = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#steps li")]
+    assert steps == exercise["instructions"], steps
+    assert driver.find_elements(By.CSS_SELECTOR, ".muscle-figures .region.primary[data-region='thigh front']")
+    assert driver.find_elements(By.CSS_SELECTOR, ".muscle-figures .region.secondary[data-region='glute']")
+    assert driver.find_element(By.ID, "equipment").text == "Barbell"
+    check_axe(driver)
+    driver.switch_to.default_content()
+
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        open_in_iframe(harness, f"{harness.base}/embed/exercise/Barbell_Squat?company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        demo = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "svg#demonstration"), 30,
+                          "the demonstration, reduced motion")[0]
+        assert demo.get_attribute("data-playing") in (None, "false"), "the figure moved although less motion was asked"
+        still = demo.get_attribute("data-frame")
+        button = driver.find_element(By.ID, "demonstration-play")
+        assert button.text == "Play" and button.get_attribute("aria-pressed") == "false"
+        button.click()
+        wait_until(lambda: demo.get_attribute("data-frame") != still, 20, "the figure to move after Play")
+        assert button.get_attribute("aria-pressed") == "true"
+        driver.switch_to.default_content()
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
 def backdate_active_run(harness, workout_id, user, seconds):
     """Moves the person's run in progress `seconds` back in the server's SQLite database, as if they had started it
     that long ago: the server's clock is the real one here, and a goal counts only runs active for at least 10
@@ -1348,7 +1413,7 @@ def main():
         for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
-                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_trainer_chat,
+                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_exercise_pages, test_trainer_chat,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
             began = time.time()
             try:

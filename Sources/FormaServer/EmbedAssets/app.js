@@ -1,6 +1,6 @@
 // The embedded experience: waits for the host's configuration (docs/embed-protocol.md), signs the person in, and
 // shows the view the URL names: home, a plan, the workout player, the camera component, a challenge, the pain map,
-// the progress charts, the workout themes, the goals or the trainer's chat.
+// the progress charts, the workout themes, the goals, the trainer's chat or the exercise catalogue.
 import { HostBridge } from './bridge.js';
 import { Api } from './api.js';
 import { h, show } from './dom.js';
@@ -14,6 +14,7 @@ import { GoalsView } from './goals.js';
 import { ThemesView } from './themes.js';
 import { TrainerView } from './trainer.js';
 import { PageLook } from './style.js';
+import { ExercisesView, ExerciseView } from './exercises.js';
 
 const settings = JSON.parse(document.body.dataset.forma || '{}');
 const params = new URLSearchParams(location.search);
@@ -95,6 +96,8 @@ function parseRoute(pathname) {
   if (parts[0] === 'goals' && parts.length === 1) return { name: 'goals' };
   if (parts[0] === 'themes' && parts.length === 1) return { name: 'themes' };
   if (parts[0] === 'trainer' && parts.length === 1) return { name: 'trainer' };
+  if (parts[0] === 'exercises' && parts.length === 1) return { name: 'exercises' };
+  if (parts[0] === 'exercise' && parts.length === 2) return { name: 'exercise', id: parts[1] };
   return { name: 'unknown', path: pathname };
 }
 
@@ -218,6 +221,12 @@ function render(next, config = {}) {
       return view.open();
     case 'trainer':
       view = new TrainerView(context);
+      return view.open();
+    case 'exercises':
+      view = new ExercisesView(context);
+      return view.open();
+    case 'exercise':
+      view = new ExerciseView(context, next.id);
       return view.open();
     default:
       return context.fail('not_found', `page: there is no embed page at ${next.path}`);

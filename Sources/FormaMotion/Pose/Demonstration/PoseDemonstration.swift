@@ -108,12 +108,23 @@ public struct PoseDemonstration: Sendable, Hashable {
         }
     }
 
-    /// The side the figure is seen from: side-on for exercises filmed side-on, otherwise turned 30° from facing the
-    /// viewer, so that movements towards the camera (a squat's knees and hips) show in the drawing as well as
-    /// sideways ones.
+    /// The side the figure is seen from: of four turns between facing the viewer and side-on (15°, 35°, 55°, 75°),
+    /// the one in which the landmarks move furthest in the picture between the start and the turning point, so that
+    /// the drawing shows the movement: a squat's hips and knees from the side, a jumping jack's arms from the front.
     static func viewingYaw(_ exerciseID: String) -> Double {
-        let usual = SyntheticMotion.usualCameraYaw(exerciseID)
-        return usual == 0 ? 30 : usual
+        guard let start = SyntheticMotion.pose(exerciseID, progress: 0, side: .left, defect: nil),
+            let turn = SyntheticMotion.pose(exerciseID, progress: 1, side: .left, defect: nil)
+        else { return 35 }
+        let grounded = SyntheticMotion.isGrounded(exerciseID)
+        let (from, to) = (start.bodyPoints(grounded: grounded), turn.bodyPoints(grounded: grounded))
+        func shown(_ yaw: Double) -> Double {
+            let camera = SkeletonRotation.aboutY(degrees: yaw)
+            return zip(from, to).reduce(0) { sum, pair in
+                let (a, b) = (camera * pair.0, camera * pair.1)
+                return sum + ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+            }
+        }
+        return [15.0, 35, 55, 75].max { shown($0) < shown($1) } ?? 35
     }
 
     /// The recording played `times` times back to back, as a page loops it.
