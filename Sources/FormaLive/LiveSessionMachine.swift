@@ -75,6 +75,8 @@ public struct LiveSessionMachine: Sendable {
     private var source = LiveSource.camera
     private var paused = false
     private var lastFrameTime: Double?
+    /// The frame time of the last `progress` event sent.
+    private var lastProgressTime = -Double.infinity
     private var sets: [LiveSetSummary] = []
     private var challenge: Challenge?
 
@@ -207,6 +209,7 @@ public struct LiveSessionMachine: Sendable {
         }
         analyzer = PoseAnalyzer(exercise: exercise, aspectRatio: aspectRatio)
         setExerciseID = exerciseID
+        lastProgressTime = -Double.infinity
     }
 
     private static func bad(_ field: String, _ message: String) -> LiveClose {
@@ -264,6 +267,13 @@ public struct LiveSessionMachine: Sendable {
         let events = analyzer.process(frame)
         self.analyzer = analyzer
         for event in events { outputs.append(.send(LiveEvent(event, exercise: analyzer.exercise.id))) }
+        // At most ten a second of frame time: enough for a ring to move smoothly, a small share of the frames.
+        if let progress = analyzer.progress,
+            progress.timeSeconds - lastProgressTime >= 1 / LiveEvent.Progress.maximumPerSecond - 0.005
+        {
+            lastProgressTime = progress.timeSeconds
+            outputs.append(.send(.progress(LiveEvent.Progress(progress, exercise: analyzer.exercise))))
+        }
     }
 
     /// Ends a challenge whose time is up: the set is finished and the score stored, for the leaderboard when it came

@@ -85,7 +85,7 @@ public struct PoseDemonstration: Sendable, Hashable {
         return PoseDemonstration(
             exerciseID: exercise.id,
             recording: PoseRecording(framesPerSecond: framesPerSecond, frames: framed(frames)),
-            measuredLandmarks: measured(exercise.signal.measure).map { $0.landmark(side) },
+            measuredLandmarks: exercise.signal.measure.shownJoints.map { $0.landmark(side) },
             startValue: exercise.signal.startValue, targetValue: exercise.signal.targetValue,
             unit: exercise.signal.measure.unit)
     }
@@ -138,16 +138,6 @@ public struct PoseDemonstration: Sendable, Hashable {
             }
         }
         return PoseRecording(framesPerSecond: recording.framesPerSecond, frames: frames)
-    }
-
-    /// The joints a measure reads, outer–middle–outer for angles.
-    static func measured(_ measure: PoseMeasure) -> [LimbJoint] {
-        switch measure {
-        case let .jointAngle(a, b, c), let .planarJointAngle(a, b, c), let .dropBelowLine(a, b, c): [a, b, c]
-        case let .angleFromTrunk(a, b): [.hip, a, b]
-        case let .angleFromVertical(a, b), let .heightAbove(a, b), let .widthRatio(a, b): [a, b]
-        case .trunkSideLean, .trunkTwist: [.hip, .shoulder]
-        }
     }
 
     /// Smooth 0…1 easing (cosine): still at the start and at the turning point.
