@@ -409,6 +409,76 @@ def test_camera_component(harness):
     RECEIVED.extend(driver.execute_script("return window.formaRaw"))
 
 
+STAGE_RECORDER = """
+window.stageLog = {fractions: [], guidance: [], joints: 0, measured: 0, angles: []};
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    const target = change.target;
+    if (target.classList && target.classList.contains('ring') && change.attributeName === 'data-fraction') {
+      window.stageLog.fractions.push(Number(target.dataset.fraction));
+    }
+    if (target.id === 'guidance' && change.attributeName === 'hidden') {
+      window.stageLog.guidance.push(target.hidden ? '' : target.textContent);
+    }
+  }
+  const drawn = document.querySelectorAll('#overlay circle.joint[cx]').length;
+  window.stageLog.joints = Math.max(window.stageLog.joints, drawn);
+  window.stageLog.measured = Math.max(window.stageLog.measured,
+    document.querySelectorAll('#overlay circle.joint.measured').length);
+  const angle = document.querySelector('#overlay text.angle');
+  if (angle && angle.textContent) window.stageLog.angles.push(angle.textContent);
+}).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['data-fraction', 'hidden', 'cx', 'class']});
+"""
+
+
+def test_camera_stage(harness):
+    """The camera stage while a recording replays: the 33 landmarks drawn, the 3 of the knee angle highlighted with
+    its value in degrees, the ring filling to full and emptying with the server's progress events for every
+    repetition, its count ending at the page's count, and guidance while the person is out of the picture (frames
+    without a person in the middle of the recording), gone when they return. A recorder installed in the page keeps
+    every change, so nothing depends on how fast the test looks."""
+    driver = harness.driver
+    with open(os.path.join(harness.work, "squats.json")) as original:
+        recording = json.load(original)
+    for frame in recording["frames"]:
+        if 7.0 <= frame["t"] < 10.0:
+            frame["landmarks"] = None
+    with open(os.path.join(harness.work, "squats-away.json"), "w") as away:
+        json.dump(recording, away)
+    events = open_in_iframe(harness, f"{harness.base}/embed/camera?company=Acme&replay={harness.host}/squats-away.json",
+                            "stage-user")
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    wait_until(lambda: "Waiting for an exercise" in driver.find_element(By.TAG_NAME, "h1").text, 30, "the camera view")
+    driver.execute_script(STAGE_RECORDER)
+    driver.switch_to.default_content()
+    driver.execute_script("document.getElementById('forma').contentWindow.postMessage("
+                          "JSON.stringify({currentExercise: 'squat'}), arguments[0]);", harness.base)
+    done = wait_until(lambda: [e for e in events() if e["type"] == "exercise_completed"], 120, "exercise_completed")
+    counted = done[0]["data"]["repeats"]
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    log = driver.execute_script("return window.stageLog")
+    ring_count = driver.find_element(By.CSS_SELECTOR, "#overlay g.ring").get_attribute("data-count")
+    driver.switch_to.default_content()
+
+    assert log["joints"] == 33, log["joints"]
+    assert log["measured"] == 3, log["measured"]
+    assert log["angles"] and all(re.fullmatch(r"\d{2,3}°", a) for a in log["angles"]), log["angles"][:10]
+    # every counted repetition filled the ring and it emptied after: count the climbs to full
+    fills, low = 0, True
+    for fraction in log["fractions"]:
+        if low and fraction >= 1:
+            fills, low = fills + 1, False
+        elif fraction <= 0.2:
+            low = True
+    assert counted >= SQUAT_REPS - 2 and fills == counted, (counted, fills, log["fractions"][:80])
+    assert ring_count == str(counted), ring_count
+    shown = [g for g in log["guidance"] if g]
+    assert shown and shown[0].startswith("Move back into the picture"), log["guidance"]
+    assert log["guidance"][-1] == "", "the guidance went away when the person came back"
+    assert [e["type"] for e in events() if e["type"] in ("left_camera_frame", "returned_camera_frame")] == \
+        ["left_camera_frame", "returned_camera_frame"]
+
+
 def test_camera_component_exercise_in_the_configuration(harness):
     """A host that names the exercise inside its configuration message (issue 12, finding 9) is honoured."""
     driver = harness.driver
@@ -1410,7 +1480,7 @@ def main():
     passed = failed = 0
     try:
         harness.start()
-        for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
+        for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component, test_camera_stage,
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
                      test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_exercise_pages, test_trainer_chat,

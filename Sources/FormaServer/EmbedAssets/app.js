@@ -15,6 +15,7 @@ import { ThemesView } from './themes.js';
 import { TrainerView } from './trainer.js';
 import { PageLook } from './style.js';
 import { ExercisesView, ExerciseView } from './exercises.js';
+import { CameraStage } from './overlay.js';
 
 const settings = JSON.parse(document.body.dataset.forma || '{}');
 const params = new URLSearchParams(location.search);
@@ -33,6 +34,7 @@ let configured = false;
 let failed = false;
 let view = null;
 let video = null;
+let stage = null;
 
 // What views share: the API, the bridge, errors, and the pose source (one per page, made on first use).
 const context = {
@@ -56,6 +58,14 @@ const context = {
     if (!video) video = h('video', { id: 'camera', playsinline: true, muted: true, autoplay: true });
     video.hidden = !(context.currentSource instanceof CameraSource);
     return video;
+  },
+  // The video (or the replayed skeleton) with the tracked body, the measured joint and the repetition ring drawn
+  // over it; one per page, like the video. `visible` is whether the view counts with the camera now.
+  stage(visible = true) {
+    const element = context.videoElement();
+    if (!stage) stage = new CameraStage(element);
+    stage.element.hidden = !visible;
+    return stage;
   },
   async poseSource() {
     if (context.currentSource) return context.currentSource;
