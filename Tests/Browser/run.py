@@ -1229,6 +1229,13 @@ def check_axe(driver):
         [(v["id"], v["impact"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
 
 
+def result_text(result):
+    """A stored result as the page words it: the rate to one decimal, halves away from zero, as Intl rounds."""
+    from decimal import Decimal, ROUND_HALF_UP
+    rate = Decimal(result["ratePerMinute"]).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return f"{result['reps']} repetitions, {rate} a minute"
+
+
 def fitness_state(driver):
     return driver.find_element(By.CSS_SELECTOR, ".fitness-run").get_attribute("data-state")
 
@@ -1304,7 +1311,7 @@ def fitness_record_both(harness, driver, user):
         if exercise_id == "Pushups":
             listed = harness.api("GET", f"/v1/fitness-tests/{test['id']}", user)["exercises"]
             shown = next(item["previous"] for item in listed if item["exerciseId"] == "Pushups")
-            assert previous == f"Last time: {shown['reps']} repetitions, {shown['ratePerMinute']:.1f} a minute.", previous
+            assert previous == f"Last time: {result_text(shown)}.", previous
             record_full_time(driver)
         else:
             assert previous == "No earlier result: this one sets your baseline.", previous
@@ -1312,7 +1319,7 @@ def fitness_record_both(harness, driver, user):
         result = wait_until(lambda: recorded_result(driver), 60, f"result {number}")
         stored = next(item for item in harness.api("GET", f"/v1/fitness-tests/{test['id']}", user)["exercises"]
                       if item["exerciseId"] == exercise_id)["result"]
-        line = f"{stored['reps']} repetitions, {stored['ratePerMinute']:.1f} a minute"
+        line = result_text(stored)
         assert result == line, (result, line)
         # the server counted the strokes in the page's recording
         assert abs(stored["reps"] - (10 if exercise_id == "Pushups" else 6)) <= 1, stored
@@ -1372,7 +1379,7 @@ def fitness_results(harness, driver, user, test, baseline):
     assert driver.find_element(By.ID, "fitness-reason").text == test["level"]["reason"]
     rows = {row.get_attribute("data-exercise-id"): [cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
             for row in driver.find_elements(By.CSS_SELECTOR, "#fitness-results tbody tr")}
-    line = lambda r: f"{r['reps']} repetitions, {r['ratePerMinute']:.1f} a minute"  # noqa: E731
+    line = result_text
     for item in test["exercises"]:
         previous = line(item["previous"]) if "previous" in item else "—"
         change = f"{round(abs(item['change']) * 100)} % faster" if "change" in item else "—"
