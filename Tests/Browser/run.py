@@ -25,7 +25,8 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
    the end), the check-in, a proposed time picked and sent to the host as `trainer_schedule_next_workout`; axe-core.
 7d. the fitness test at phone size (/embed/fitness-test): tracking from the search, iOS's motion permission refused
    then granted, synthetic `devicemotion` events recorded and counted by the server, no motion said, Skip, the
-   result beside the previous one, the level going up, Track / Untrack, `fitness_test_completed`; axe-core.
+   result beside the previous one, the level going up, Track / Untrack, `fitness_test_completed`; axe-core; and
+   fitness.js's recorder writes the API's motion format (sample rate or times, g, deg/s), which the server counts.
 7e. home's "Your workouts" grouped into In progress (Resume, Quit) and Saved; axe-core.
 8. the messages the page sent have exactly the shapes FormaKit's decoding tests know.
 9. live.js encodes pose frames byte for byte as the Swift codec does (the golden frames FormaLiveTests writes).
@@ -1457,6 +1458,50 @@ def test_view_workouts(harness):
         driver.set_window_size(600, 1000)
 
 
+def test_fitness_js_writes_the_apis_motion_format(harness):
+    """fitness.js's MotionRecorder turns `devicemotion` events into the API's recording: g with Core Motion's sign,
+    rotation as [beta, gamma, alpha] deg/s, `sampleRate` from a uniform interval, else `t` from the intervals, no
+    gyroscope unless every sample has one; the server accepts both
+    forms and counts the same strokes."""
+    driver = harness.driver
+    driver.get(f"{harness.base}/embed/")
+    accel = motion_samples(8, 2.0, 24, seed=9)
+    made = driver.execute_async_script("""
+        const [accel, done] = arguments;
+        import('/embed/assets/fitness.js').then(({ MotionRecorder }) => {
+          const record = (interval, rotation) => {
+            const target = new EventTarget();
+            const recorder = new MotionRecorder({ seconds: 1000, target });
+            recorder.start();
+            accel.forEach(([x, y, z], i) => {
+              const init = { accelerationIncludingGravity: { x: -x * 9.80665, y: -y * 9.80665, z: -z * 9.80665 },
+                             interval: interval(i) };
+              if (rotation(i)) init.rotationRate = { alpha: 30, beta: 10, gamma: 20 };
+              target.dispatchEvent(new DeviceMotionEvent('devicemotion', init));
+            });
+            return recorder.recording('Pushups');
+          };
+          // 20 ms throughout with rotation; then 20 and 21 ms alternating, one sample without rotation
+          done([record(() => 20, () => true), record((i) => (i % 2 ? 21 : 20), (i) => i !== 7)]);
+        }).catch((error) => done(`error: ${error}`));
+    """, accel)
+    assert isinstance(made, list), made
+    uniform, uneven = made
+    assert uniform["sampleRate"] == 50 and "t" not in uniform, {k: uniform[k] for k in uniform if k != "accel"}
+    assert len(uniform["accel"]) == len(accel) and all(
+        abs(a - b) < 1e-4 for got, want in zip(uniform["accel"], accel) for a, b in zip(got, want)), uniform["accel"][:3]
+    assert uniform["gyro"][0] == [10, 20, 30] and len(uniform["gyro"]) == len(accel)
+    assert "sampleRate" not in uneven and "gyro" not in uneven, sorted(uneven)
+    times = uneven["t"]
+    assert len(times) == len(accel) == len(uneven["accel"]), (len(times), len(accel))
+    assert all(b > a for a, b in zip(times, times[1:])) and times[0] == 0.02 and times[1] == 0.041, times[:3]
+    counts = []
+    for body in (uniform, uneven):
+        answer = harness.api("POST", "/v1/fitness-tests/motion", "fitness-js-user", body)
+        counts.append(answer["reps"])
+    assert counts[0] == counts[1] and abs(counts[0] - 8) <= 1, counts
+
+
 def test_events_match_formakit_fixture(harness):
     """Every event shape the page sent in these tests is one FormaKit's decoding tests know, and the other way round:
     set FORMA_RECORD_EVENTS=1 to rewrite the fixture from this run."""
@@ -1503,7 +1548,7 @@ def main():
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
                      test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_trainer_chat,
-                     test_fitness_test_page, test_view_workouts,
+                     test_fitness_test_page, test_fitness_js_writes_the_apis_motion_format, test_view_workouts,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
             began = time.time()
             try:
