@@ -167,7 +167,10 @@ export class FitnessTestView {
     this.errors = {};
     const error = (name) => (this.errors[name] = h('p', { class: 'field-error', id: `${name}-error` }));
     this.category = h('select', { id: 'fitness-category', 'aria-describedby': 'category-error',
-      onChange: () => this.refreshTracked() }, CATEGORIES.map((name) => h('option', { value: name }, name)));
+      onChange: () => {
+        this.found.replaceChildren();
+        this.refreshTracked();
+      } }, CATEGORIES.map((name) => h('option', { value: name }, name)));
     this.count = h('select', { id: 'fitness-count', 'aria-describedby': 'count-hint count-error' },
       [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((value) => h('option', { value }, String(value))));
     this.choices = h('div', { class: 'choices-list', id: 'fitness-choices' });
