@@ -26,7 +26,8 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
 7d. the fitness test at phone size (/embed/fitness-test): tracking from the search, iOS's motion permission refused
    then granted, synthetic `devicemotion` events recorded and counted by the server, no motion said, Skip, the
    result beside the previous one, the level going up, Track / Untrack, `fitness_test_completed`; axe-core; and
-   fitness.js's recorder writes the API's motion format (sample rate or times, g, deg/s), which the server counts.
+   at tablet size, a test started elsewhere carried on to its baseline level; fitness.js's recorder writes the API's
+   motion format (sample rate or times, g, deg/s), which the server counts.
 7e. home's "Your workouts" grouped into In progress (Resume, Quit) and Saved; axe-core.
 8. the messages the page sent have exactly the shapes FormaKit's decoding tests know.
 9. live.js encodes pose frames byte for byte as the Swift codec does (the golden frames FormaLiveTests writes).
@@ -1458,6 +1459,41 @@ def test_view_workouts(harness):
         driver.set_window_size(600, 1000)
 
 
+def test_fitness_test_carries_on_at_tablet_size(harness):
+    """/embed/fitness-test at tablet size: a test started elsewhere (a host's API call) is offered with Carry on and
+    goes on at its first remaining exercise; recorded, it is the person's first test, so the level is kept as the
+    baseline and said so; axe-core finds no violation."""
+    driver = harness.driver
+    user = "fitness-tablet-user"
+    harness.api("PUT", "/v1/me/tracked-exercises/Bodyweight_Squat", user)
+    started = harness.api("POST", "/v1/fitness-tests", user, {"category": "strength", "count": 1})
+    assert started["remaining"] == ["Bodyweight_Squat"], started
+    driver.set_window_size(820, 1180)
+    try:
+        open_in_iframe(harness, f"{harness.base}/embed/fitness-test?company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        carry_on = wait_until(lambda: driver.find_elements(By.ID, "carry-on"), 30, "Carry on")
+        assert carry_on[0].text == "Carry on with your strength test (0 of 1 recorded)", carry_on[0].text
+        carry_on[0].click()
+        wait_until(lambda: driver.find_element(By.ID, "exercise-name").text == "Bodyweight Squat", 20, "the squat")
+        driver.execute_script("delete DeviceMotionEvent.requestPermission;")
+        driver.find_element(By.ID, "begin").click()
+        wait_until(lambda: fitness_state(driver) == "recording", 10, "the recording")
+        dispatch_motion(driver, motion_samples(9, 2.4, 30, seed=12))
+        result = wait_until(lambda: recorded_result(driver), 60, "the result")
+        test = harness.api("GET", f"/v1/fitness-tests/{started['id']}", user)
+        assert test["status"] == "completed" and result == result_text(test["exercises"][0]["result"]), (result, test)
+        assert driver.find_element(By.ID, "result-previous").text == "none"
+        wait_until(lambda: click_if_present(driver, "#next"), 10, "See your results")
+        level = wait_until(lambda: driver.find_element(By.ID, "fitness-level-result").text, 20, "the level")
+        assert level == "Level 1 (beginner): not changed." and test["level"]["levelledUp"] is False, level
+        assert driver.find_element(By.ID, "fitness-reason").text == test["level"]["reason"]
+        check_axe(driver)
+    finally:
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
 def test_fitness_js_writes_the_apis_motion_format(harness):
     """fitness.js's MotionRecorder turns `devicemotion` events into the API's recording: g with Core Motion's sign,
     rotation as [beta, gamma, alpha] deg/s, `sampleRate` from a uniform interval, else `t` from the intervals, no
@@ -1548,7 +1584,8 @@ def main():
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
                      test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_trainer_chat,
-                     test_fitness_test_page, test_fitness_js_writes_the_apis_motion_format, test_view_workouts,
+                     test_fitness_test_page, test_fitness_test_carries_on_at_tablet_size,
+                     test_fitness_js_writes_the_apis_motion_format, test_view_workouts,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
             began = time.time()
             try:
