@@ -391,8 +391,8 @@ def test_waits_retry_until_the_element_appears(harness):
         assert "timed out after 0.5 s" in str(timeout) and "NoSuchElementException" in str(timeout), timeout
 
 
-def open_in_iframe(harness, src, user):
-    config = {"key": harness.key, "company": "Acme", "userId": user}
+def open_in_iframe(harness, src, user, **extra):
+    config = {"key": harness.key, "company": "Acme", "userId": user, **extra}
     query = urllib.parse.urlencode({"forma": harness.base, "src": src, "config": json.dumps(config)})
     harness.driver.get(f"{harness.host}/host.html?{query}")
     return lambda: harness.driver.execute_script("return window.formaEvents")
@@ -1059,6 +1059,123 @@ def test_themes_page(harness):
     assert harness.api("GET", "/v1/me/themes", user)["total"] == 0
 
 
+def company_call(harness, method, path, body=None, content_type="application/json"):
+    """A company API call with Acme's key, as the company's back end makes it."""
+    data = body if isinstance(body, bytes) else (json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(harness.base + path, method=method, data=data,
+                                     headers={"X-Forma-Key": harness.key, "Content-Type": content_type})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read() or b"null")
+
+
+def relative_luminance(rgb):
+    def channel(c):
+        c = c / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a, b):
+    light, dark = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def css_rgb(value):
+    """`rgb(1, 2, 3)` or `#010203` as a tuple."""
+    value = value.strip()
+    if value.startswith("#"):
+        return tuple(int(value[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(float(part)) for part in re.findall(r"[\d.]+", value)[:3])
+
+
+def page_look(driver):
+    return driver.execute_script("""
+        const root = getComputedStyle(document.documentElement);
+        const add = document.getElementById('add');
+        const logo = document.querySelector('header.brand img');
+        return {style: document.documentElement.dataset.style,
+                background: getComputedStyle(document.body).backgroundColor,
+                text: getComputedStyle(document.body).color,
+                button: add && getComputedStyle(add).backgroundColor,
+                buttonText: add && getComputedStyle(add).color,
+                accentText: root.getPropertyValue('--accent-text'),
+                logo: logo && {alt: logo.alt, width: logo.naturalWidth, complete: logo.complete}};""")
+
+
+def check_axe(driver):
+    from axe_selenium_python import Axe
+
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run()
+    assert not results["violations"], json.dumps(
+        [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
+
+
+def test_style_and_branding(harness):
+    """The host's style and the company's branding: with `?style=light` the goals page is drawn light, with Acme's
+    accent on its buttons (text on them black or white, whichever reads) and Acme's logo above it; with `style: dark`
+    in the configuration it is drawn dark, and the accent used as text is lightened until it reads (4.5:1). An
+    unknown style is reported, naming `style`, and the page stays usable. axe-core finds no violation in either
+    style."""
+    driver = harness.driver
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "FormaServerTests", "Fixtures",
+                           "avatar-6x4.png"), "rb") as image:
+        logo = image.read()
+    # a dark blue: too dark to read as text on the dark page, fine on the light one
+    company_call(harness, "PUT", "/v1/company/branding", {"accentColor": "#2B4C9B"})
+    company_call(harness, "PUT", "/v1/company/branding/logo", logo, content_type="image/png")
+    try:
+        user = "style-user"
+        open_in_iframe(harness, f"{harness.base}/embed/goals?company=Acme&style=light", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li.empty"), 30, "the goals page")
+        look = wait_until(lambda: (lambda l: l if l["logo"] and l["logo"]["complete"] else None)(page_look(driver)),
+                          10, "the logo loaded")
+        assert look["style"] == "light", look
+        assert css_rgb(look["background"]) == (247, 248, 249), look
+        assert css_rgb(look["button"]) == (0x2b, 0x4c, 0x9b), look
+        assert css_rgb(look["buttonText"]) == (255, 255, 255), look
+        assert look["logo"] == {"alt": "Acme logo", "width": 6, "complete": True}, look
+        check_axe(driver)
+        driver.switch_to.default_content()
+
+        open_in_iframe(harness, f"{harness.base}/embed/goals?company=Acme", user, style="dark")
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li.empty"), 30, "the goals page, dark")
+        look = page_look(driver)
+        assert look["style"] == "dark", look
+        assert css_rgb(look["background"]) == (16, 18, 20), look
+        accent_text = css_rgb(look["accentText"])
+        assert accent_text != (0x2b, 0x4c, 0x9b), "the accent was not lightened for text on the dark page"
+        assert contrast_ratio(accent_text, (16, 18, 20)) >= 4.5, look
+        check_axe(driver)
+        driver.switch_to.default_content()
+
+        # every list and chart page, light: nothing axe-core flags (contrast above all)
+        for page, ready in (("themes", "#themes li.empty"), ("progress", ".progress-charts"),
+                            ("pain-map", ".pain-map"), ("trainer", "#composer[data-field]"),
+                            ("fitness-test", "#fitness-choices"), ("", ".workout-groups")):
+            open_in_iframe(harness, f"{harness.base}/embed/{page}?company=Acme&style=light", user)
+            driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+            wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ready), 30, f"the {page} page, light")
+            assert page_look(driver)["style"] == "light"
+            check_axe(driver)
+            driver.switch_to.default_content()
+
+        open_in_iframe(harness, f"{harness.base}/embed/goals?company=Acme", user, style="sepia")
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        notice = wait_until(lambda: driver.find_element(By.ID, "notice").text, 30, "the style notice")
+        assert notice == "style: 'sepia' is not a style of these pages (dark or light)", notice
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li.empty"), 30, "the goals page, still there")
+        assert page_look(driver)["style"] == "dark"
+        driver.switch_to.default_content()
+    finally:
+        company_call(harness, "PUT", "/v1/company/branding", {})
+        company_call(harness, "DELETE", "/v1/company/branding/logo")
+
+
 def backdate_active_run(harness, workout_id, user, seconds):
     """Moves the person's run in progress `seconds` back in the server's SQLite database, as if they had started it
     that long ago: the server's clock is the real one here, and a goal counts only runs active for at least 10
@@ -1220,15 +1337,6 @@ def dispatch_motion(driver, accel):
         }
         return document.querySelector('.fitness-run').dataset.state;
     """, accel)
-
-
-def check_axe(driver):
-    from axe_selenium_python import Axe
-    axe = Axe(driver)
-    axe.inject()
-    results = axe.run()
-    assert not results["violations"], json.dumps(
-        [(v["id"], v["impact"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
 
 
 def result_text(result):
@@ -1583,7 +1691,7 @@ def main():
         for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
-                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_trainer_chat,
+                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_trainer_chat,
                      test_fitness_test_page, test_fitness_test_carries_on_at_tablet_size,
                      test_fitness_js_writes_the_apis_motion_format, test_view_workouts,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):

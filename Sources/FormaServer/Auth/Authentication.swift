@@ -75,6 +75,8 @@ struct AuthenticationMiddleware: ServerMiddleware {
         "listQuoteCategories": .none,
         "createSession": .company, "getCompany": .company, "setAllowedOrigins": .company,
         "setCompanyWebhook": .company, "getCompanyWebhook": .company, "deleteCompanyWebhook": .company,
+        "getCompanyBranding": .company, "setCompanyBranding": .company, "uploadCompanyLogo": .company,
+        "deleteCompanyLogo": .company,
         "logout": .bearerToken,
     ]
 

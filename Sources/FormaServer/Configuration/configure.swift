@@ -96,6 +96,7 @@ public func configure(
                 defaultLimitBytes: configuration.maximumJSONBodyBytes,
                 limitsByOperation: [
                     "uploadAvatar": configuration.maximumAvatarBytes,
+                    "uploadCompanyLogo": CompanyBrandingService.maximumLogoBytes,
                     "recordMotionTest": configuration.maximumMotionBodyBytes,
                     "recordFitnessTestExercise": configuration.maximumMotionBodyBytes,
                 ]),

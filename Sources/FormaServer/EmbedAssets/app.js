@@ -15,6 +15,7 @@ import { ThemesView } from './themes.js';
 import { TrainerView } from './trainer.js';
 import { FitnessTestView } from './fitness.js';
 import { WorkoutGroups } from './workouts.js';
+import { PageLook } from './style.js';
 
 const settings = JSON.parse(document.body.dataset.forma || '{}');
 const params = new URLSearchParams(location.search);
@@ -24,6 +25,10 @@ const bridge = new HostBridge({
 });
 const api = new Api();
 const route = parseRoute(location.pathname);
+// The look comes first: the URL's style (?style=light) before anything is drawn, the configuration's later.
+const look = new PageLook(settings.branding, settings.company);
+look.apply();
+const urlStyleProblem = look.setStyle(params.get('style'));
 
 let configured = false;
 let failed = false;
@@ -71,7 +76,7 @@ const context = {
   },
   navigate(path) {
     const url = new URL(path, location.href);
-    for (const name of ['company', 'events', 'replay']) {
+    for (const name of ['company', 'events', 'replay', 'style']) {
       if (params.has(name) && !url.searchParams.has(name)) url.searchParams.set(name, params.get(name));
     }
     history.pushState({}, '', url);
@@ -156,6 +161,8 @@ async function configure(config) {
     const code = error.status === 401 || error.status === 403 ? 'unauthorized' : 'api';
     return context.fail(code, `${error.status === 401 ? 'key' : 'sign-in'}: ${error.message}`);
   }
+  const styleProblem = look.setStyle(config.style);
+  if (styleProblem) context.report('configuration', styleProblem);
   await applyBodyData(config);
   if (!failed) render(route, config);
 }
@@ -333,3 +340,4 @@ if (settings.problem) {
 } else {
   show(h('p', { class: 'status' }, 'Waiting for the app…'));
 }
+if (urlStyleProblem) context.report('configuration', urlStyleProblem);
