@@ -28,6 +28,8 @@ public enum FormaEvent: Sendable, Equatable {
     case themeSelected(ThemeSelected)
     /// The goals page saw a goal done that it had not told the host about since it loaded (`goal_completed`).
     case goalCompleted(GoalCompleted)
+    /// The fitness test page completed a test (`fitness_test_completed`): its level before and after.
+    case fitnessTestCompleted(FitnessTestCompleted)
     case unknown(type: String, data: JSONValue)
 
     public struct Launched: Sendable, Equatable, Codable {
@@ -130,6 +132,18 @@ public enum FormaEvent: Sendable, Equatable {
         public var completedAt: String
     }
 
+    /// A completed fitness test (docs/fitness-tests.md): its id and category, how many exercises it recorded, the
+    /// person's level before and after it (1–10), and whether it went up. The results stay on the server
+    /// (`GET /v1/fitness-tests/{id}`).
+    public struct FitnessTestCompleted: Sendable, Equatable, Codable {
+        public var id: String
+        public var category: String
+        public var exercises: Int
+        public var levelBefore: Int
+        public var level: Int
+        public var levelledUp: Bool
+    }
+
     /// The progress page's range (`YYYY-MM-DD` days in `timeZone`) and how much it drew: regions with pain, weeks
     /// of training, exercises with fitness tests. Counts only; the values stay on the server.
     public struct ProgressOpened: Sendable, Equatable, Codable {
@@ -183,6 +197,7 @@ public enum FormaEvent: Sendable, Equatable {
         case "progress_opened": event = payload(ProgressOpened.self).map(FormaEvent.progressOpened)
         case "theme_selected": event = payload(ThemeSelected.self).map(FormaEvent.themeSelected)
         case "goal_completed": event = payload(GoalCompleted.self).map(FormaEvent.goalCompleted)
+        case "fitness_test_completed": event = payload(FitnessTestCompleted.self).map(FormaEvent.fitnessTestCompleted)
         case "trainer_schedule_next_workout":
             // Seed 002 puts scheduledFor beside type; accept it inside data too.
             let scheduled = whole.objectValue?["scheduledFor"] ?? data.objectValue?["scheduledFor"]

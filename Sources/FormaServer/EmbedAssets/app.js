@@ -1,6 +1,6 @@
 // The embedded experience: waits for the host's configuration (docs/embed-protocol.md), signs the person in, and
 // shows the view the URL names: home, a plan, the workout player, the camera component, a challenge, the pain map,
-// the progress charts, the workout themes, the goals, the trainer's chat or the exercise catalogue.
+// the progress charts, the workout themes, the goals, the trainer's chat, the fitness test or the exercise catalogue.
 import { HostBridge } from './bridge.js';
 import { Api } from './api.js';
 import { h, show } from './dom.js';
@@ -13,6 +13,8 @@ import { ProgressView } from './progress.js';
 import { GoalsView } from './goals.js';
 import { ThemesView } from './themes.js';
 import { TrainerView } from './trainer.js';
+import { FitnessTestView } from './fitness.js';
+import { WorkoutGroups } from './workouts.js';
 import { PageLook } from './style.js';
 import { ExercisesView, ExerciseView } from './exercises.js';
 import { CameraStage } from './overlay.js';
@@ -108,6 +110,7 @@ function parseRoute(pathname) {
   if (parts[0] === 'trainer' && parts.length === 1) return { name: 'trainer' };
   if (parts[0] === 'exercises' && parts.length === 1) return { name: 'exercises' };
   if (parts[0] === 'exercise' && parts.length === 2) return { name: 'exercise', id: parts[1] };
+  if (parts[0] === 'fitness-test' && parts.length === 1) return { name: 'fitness-test' };
   return { name: 'unknown', path: pathname };
 }
 
@@ -238,6 +241,9 @@ function render(next, config = {}) {
     case 'exercise':
       view = new ExerciseView(context, next.id);
       return view.open();
+    case 'fitness-test':
+      view = new FitnessTestView(context);
+      return view.open();
     default:
       return context.fail('not_found', `page: there is no embed page at ${next.path}`);
   }
@@ -248,15 +254,14 @@ async function home() {
   const workoutCategory = params.get('category');
   show(h('p', { class: 'status' }, 'Loading…'));
   let plans;
-  let saved;
+  const workouts = new WorkoutGroups(context, { category: workoutCategory });
   try {
-    [plans, saved] = await Promise.all([api.get('/v1/plans'), api.get('/v1/workouts?status=saved')]);
+    [plans] = await Promise.all([api.get('/v1/plans'), workouts.load()]);
   } catch (error) {
     return context.fail('api', error.message);
   }
   const first = (value) => (a, b) => (b === value) - (a === value);
   const planItems = plans.items.slice().sort((a, b) => first(planCategory)(a.category, b.category));
-  const workoutItems = saved.items.slice().sort((a, b) => first(workoutCategory)(a.category, b.category));
   show(
     h('section', { class: 'home' },
       h('h1', {}, 'Plans'),
@@ -264,14 +269,10 @@ async function home() {
         h('li', {},
           h('button', { class: 'card', onClick: () => context.navigate(`/embed/plan/${encodeURIComponent(item.id)}`) },
             h('strong', {}, item.title), h('span', {}, `${item.category} · ${item.weeks} weeks`))))),
-      h('h1', {}, 'Your workouts'),
-      workoutItems.length === 0
-        ? h('p', { class: 'meta' }, 'No saved workouts yet.')
-        : h('ul', { class: 'cards', id: 'workouts' }, workoutItems.map((item) =>
-          h('li', {},
-            h('button', { class: 'card', onClick: () => context.navigate(`/embed/workout/${encodeURIComponent(item.id)}`) },
-              h('strong', {}, item.name), h('span', {}, `${item.category} · ${item.minutes} min`))))),
+      workouts.element,
       generator(workoutCategory),
+      h('div', { class: 'actions' },
+        h('button', { id: 'open-fitness-test', onClick: () => context.navigate('/embed/fitness-test') }, 'Take a fitness test')),
       h('button', { id: 'exit', class: 'quiet', onClick: () => bridge.post('exit_kinestex', {}) }, 'Close')));
 }
 

@@ -60,7 +60,8 @@ export class WorkoutPlayer {
             h('span', { class: 'dose' }, dose(item)),
             h('span', { class: 'time' }, formatSeconds(item.estimatedSeconds))))),
         h('div', { class: 'actions' },
-          h('button', { id: 'start', class: 'primary', onClick: () => this.start() }, 'Start workout'),
+          h('button', { id: 'start', class: 'primary', onClick: () => this.start() },
+            workout.activeRun && workout.activeRun.workoutId === workout.id ? 'Resume workout' : 'Start workout'),
           h('button', { id: 'exit', onClick: () => this.exit('summary') }, 'Exit'))));
   }
 
