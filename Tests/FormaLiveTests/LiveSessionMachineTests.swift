@@ -183,21 +183,27 @@ struct LiveSessionMachineTests {
         #expect(session.records.isEmpty)  // not part of a workout: nothing stored
     }
 
-    /// The ring a page fills as the person moves: `progress` goes from the start position (0) to the depth that
-    /// counts (1) and back within every repetition, names the knee angle's landmarks, and comes at most ten times a
-    /// second of frame time, whatever the frame rate.
+    /// The ring a page fills as the person moves: `progress`, when `start` asks for it, goes from the start
+    /// position (0) to the depth that counts (1) and back within every repetition, names the knee angle's landmarks,
+    /// and comes at most ten times a second of frame time, whatever the frame rate.
     @Test func progressFollowsEachRepetition_atMostTenASecond() throws {
         // setup: the counter's own demonstration of a squat, three loops at 30 frames a second
         let demonstration = try #require(PoseDemonstration.make(exerciseID: "squat", framesPerSecond: 30))
         let recording = demonstration.looped(3)
         var session = Session()
 
+        var without = Session()
+
         // act
-        session.send(#"{"type": "start", "exercise": "squat"}"#)
+        session.send(#"{"type": "start", "exercise": "squat", "progress": true}"#)
         session.replay(recording)
         session.send(#"{"type": "end"}"#)
+        without.send(#"{"type": "start", "exercise": "squat"}"#)
+        without.replay(recording)
 
         // verify
+        #expect(without.events("progress").isEmpty, "only a client that asks gets progress events")
+        #expect(without.events("rep").count == 3)
         let progress = session.events("progress").compactMap { if case .progress(let p) = $0 { p } else { nil } }
         let seconds = try #require(recording.frames.last).timeSeconds - recording.frames[0].timeSeconds
         #expect(progress.count <= Int(seconds * 10) + 1)
@@ -221,7 +227,7 @@ struct LiveSessionMachineTests {
 
     @Test func pausedFrames_areNotCounted() throws {
         var session = Session()
-        session.send(#"{"type": "start", "exercise": "flank-stretch"}"#)
+        session.send(#"{"type": "start", "exercise": "flank-stretch", "progress": true}"#)
         session.send(#"{"type": "pause"}"#)
         session.replay(try Self.flankStretches(2))
         session.send(#"{"type": "end"}"#)
