@@ -86,7 +86,7 @@ public func configure(
         on: transport,
         // Compact JSON: indentation costs bytes and encoding time on every answer. `?pretty=true` or
         // FORMA_PRETTY_JSON indents (PrettyJSONMiddleware).
-        configuration: Configuration(jsonEncodingOptions: [.sortedKeys]),
+        configuration: Configuration(dateTranscoder: ReadingDateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
         middlewares: [
             PrettyJSONMiddleware(always: configuration.prettyJSON),
             APIErrorMiddleware(),
