@@ -61,7 +61,7 @@ struct CompetitionScoring {
         try await database.sql().raw("""
             UPDATE \(ident: Standings.table) SET score = score + 1, reached_at = \(bind: now)
             WHERE user_id = \(bind: userID) AND company_id = \(bind: companyID)
-                AND board_id IN (\(openCompetitions(.workoutsCompleted))))
+                AND board_id IN (\(openCompetitions(.workoutsCompleted)))
             """).run()
     }
 
