@@ -75,6 +75,9 @@ struct AuthenticationMiddleware: ServerMiddleware {
         "listQuoteCategories": .none,
         "createSession": .company, "getCompany": .company, "setAllowedOrigins": .company,
         "setCompanyWebhook": .company, "getCompanyWebhook": .company, "deleteCompanyWebhook": .company,
+        "createCompanyCompetition": .company, "listCompanyCompetitions": .company, "getCompanyCompetition": .company,
+        "updateCompanyCompetition": .company, "deleteCompanyCompetition": .company, "getCompanyTimeZone": .company,
+        "setCompanyTimeZone": .company,
         "logout": .bearerToken,
     ]
 
