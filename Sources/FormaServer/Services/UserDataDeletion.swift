@@ -17,6 +17,7 @@ enum UserDataDeletion {
         LiveSessionLeaseModel.schema,
         LiveSetResultModel.schema,
         ChallengeScoreModel.schema,
+        Standings.table,
         PainReportModel.schema,
         WorkoutThemeModel.schema,
         ReminderModel.schema,
