@@ -83,7 +83,6 @@ extension FormaAPIHandler {
         let page = try await standings.page(boardID: boardID, after: cursor, limit: limit + 1)
         let shown = Array(page.prefix(limit))
         let around = try await standings.neighbourhood(boardID: boardID, userID: me.userID, count: neighbours)
-        let participants = try await standings.participants(boardID: boardID)
         let everyone = shown + (around.map { [$0.me] + $0.above + $0.below } ?? [])
         let names = try await Standings.names(
             of: everyone.map(\.row.userID), companyID: me.companyID, on: store.database)
@@ -93,7 +92,7 @@ extension FormaAPIHandler {
         let status = CompetitionStatus(startsAt: row.startsAt, endsAt: row.endsAt, now: store.now)
         return .ok(.init(body: .json(.init(
             competition: CompetitionMapping.competition(row, now: store.now, joined: around != nil),
-            final: status == .ended, participants: participants, entries: shown.map(entry),
+            final: status == .ended, participants: row.participants, entries: shown.map(entry),
             nextCursor: page.count > limit ? shown.last.map { Standings.Cursor($0.row).encoded } : nil,
             me: around.map { entry($0.me) }, above: around?.above.map(entry) ?? [],
             below: around?.below.map(entry) ?? []))))

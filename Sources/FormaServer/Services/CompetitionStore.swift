@@ -58,13 +58,13 @@ struct CompetitionStore {
             try await database.sql().raw("""
                 INSERT INTO \(ident: CompetitionModel.schema) (id, company_id, name, description, metric, exercise_id,
                     pose_exercise, challenge_seconds, start_local, end_local, time_zone, starts_at, ends_at,
-                    built_in_key, created_at, updated_at)
+                    built_in_key, participants, created_at, updated_at)
                 VALUES (\(bind: UUID()), \(bind: companyID), \(bind: definition.name), \(bind: definition.description),
                     \(bind: definition.metric.rawValue), \(bind: definition.exerciseID), \(bind: definition.poseExercise),
                     \(bind: definition.challengeSeconds), \(bind: definition.start.description),
                     \(bind: definition.end.description), \(bind: timeZoneName),
                     \(bind: definition.start.resolved(in: timeZone)), \(bind: definition.end.resolved(in: timeZone)),
-                    \(bind: key), \(bind: now), \(bind: now))
+                    \(bind: key), 0, \(bind: now), \(bind: now))
                 ON CONFLICT (company_id, built_in_key) DO NOTHING
                 """).run()
         }
@@ -123,7 +123,21 @@ struct CompetitionStore {
     func join(_ competition: CompetitionModel, userID: UUID) async throws -> (joinedAt: Date, created: Bool) {
         let id = try competition.requireID()
         guard competition.endsAt > now else { throw StateError.competitionEnded(id.uuidString.lowercased()) }
-        return try await Standings(database: database).join(boardID: id, companyID: companyID, userID: userID, at: now)
+        return try await database.transaction { transaction in
+            let joined = try await Standings(database: transaction).join(
+                boardID: id, companyID: companyID, userID: userID, at: now)
+            if joined.created { try await Self.countParticipants(+1, of: [id], on: transaction) }
+            return joined
+        }
+    }
+
+    /// Adds `change` to the participant count of `competitionIDs`, in the transaction that added or removed them.
+    static func countParticipants(_ change: Int, of competitionIDs: [UUID], on database: any Database) async throws {
+        guard !competitionIDs.isEmpty else { return }
+        try await database.sql().raw("""
+            UPDATE \(ident: CompetitionModel.schema) SET participants = participants + \(bind: change)
+            WHERE id IN (\(binds: competitionIDs))
+            """).run()
     }
 
     /// Takes `userID` out of `competition` with their score; ``StateError/competitionEnded(_:)`` once it has ended
@@ -131,7 +145,11 @@ struct CompetitionStore {
     func leave(_ competition: CompetitionModel, userID: UUID) async throws {
         let id = try competition.requireID()
         guard competition.endsAt > now else { throw StateError.competitionEnded(id.uuidString.lowercased()) }
-        try await Standings(database: database).leave(boardID: id, userID: userID)
+        try await database.transaction { transaction in
+            if try await Standings(database: transaction).leave(boardID: id, userID: userID) {
+                try await Self.countParticipants(-1, of: [id], on: transaction)
+            }
+        }
     }
 
     // MARK: The company's own
@@ -149,6 +167,7 @@ struct CompetitionStore {
         row.id = UUID()
         row.companyID = companyID
         row.createdAt = now
+        row.participants = 0
         write(definition, to: row)
         try await row.create(on: database)
         return row

@@ -56,6 +56,7 @@ public struct LeaderboardBenchmark: Sendable {
             try await users.run()
             try await standings.run()
         }
+        try await CompetitionStore.countParticipants(participants, of: [competitionID], on: database)
         try await sql.raw("ANALYZE").run()
         return Board(companyID: companyID, competitionID: competitionID, userIDs: userIDs)
     }
@@ -66,13 +67,14 @@ public struct LeaderboardBenchmark: Sendable {
             .map { Standings.Cursor($0).encoded }
     }
 
-    /// One leaderboard page of `limit` as `GET /v1/competitions/{id}/leaderboard` reads it: the page after `cursor`
-    /// (the top without one), the participant count and the names on the page.
+    /// One leaderboard page of `limit` as `GET /v1/competitions/{id}/leaderboard` reads it: the competition (with
+    /// its participant count), the page after `cursor` (the top without one), and the names on the page.
     public func readPage(_ board: Board, after cursor: String?, limit: Int = 20) async throws -> Int {
         let standings = Standings(database: database)
         let page = try await standings.page(
             boardID: board.competitionID, after: cursor.flatMap(Standings.Cursor.init(encoded:)), limit: limit + 1)
-        let participants = try await standings.participants(boardID: board.competitionID)
+        let participants = try await CompetitionModel.query(on: database)
+            .filter(\.$id == board.competitionID).first()?.participants ?? 0
         let names = try await Standings.names(
             of: page.prefix(limit).map(\.row.userID), companyID: board.companyID, on: database)
         return page.count + participants + names.count

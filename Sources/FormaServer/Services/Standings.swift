@@ -150,12 +150,6 @@ struct Standings {
             """).first().map(Self.row)
     }
 
-    func participants(boardID: UUID) async throws -> Int {
-        try await database.sql().raw("""
-            SELECT COUNT(*) AS n FROM \(ident: Self.table) WHERE board_id = \(bind: boardID)
-            """).first()?.decode(column: "n", as: Int.self) ?? 0
-    }
-
     /// Up to `limit` standings in board order after `cursor` (from the top without one), ranked.
     func page(boardID: UUID, after cursor: Cursor?, limit: Int) async throws -> [Ranked] {
         try await ranked(boardID: boardID, after(cursor, boardID: boardID, limit: limit))

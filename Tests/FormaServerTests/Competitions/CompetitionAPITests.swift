@@ -132,6 +132,33 @@ struct CompetitionAPITests {
         }
     }
 
+    @Test func theParticipantCountFollowsJoinsLeavesAndDeletedAccounts() async throws {
+        try await withFormaApp { app in
+            // setup
+            let api = APIClient(app: app)
+            let key = try await api.createCompany("Gym")
+            let ada = try await Competitor.of(api, key: key, user: "ada")
+            let bo = try await Competitor.of(api, key: key, user: "bo")
+            let cy = try await Competitor.of(api, key: key, user: "cy")
+            let id = try await defineCompetition(app, companyID: ada.companyID)
+            for person in [ada, bo, cy] { _ = try await person.joined(id) }
+            _ = try await ada.joined(id)
+
+            // act
+            let three = try await ada.board(id).participants
+            _ = try await bo.leave(id)
+            _ = try await bo.leave(id)
+            let two = try await ada.board(id).participants
+            let deleted = try await api.send(.DELETE, "/v1/me", headers: cy.headers)
+            let after = try await ada.board(id)
+
+            // verify
+            #expect(three == 3 && two == 2)
+            #expect(deleted.status == .noContent, "\(deleted.text)")
+            #expect(after.participants == 1 && after.entries.map(\.isMe) == [true])
+        }
+    }
+
     @Test func badLeaderboardParametersAre400NamingThem() async throws {
         try await withFormaApp { app in
             // setup

@@ -28,6 +28,7 @@ struct CreateCompetitions: AsyncMigration {
             .field("starts_at", .datetime, .required)
             .field("ends_at", .datetime, .required)
             .field("built_in_key", .string)
+            .field("participants", .int, .required, .sql(.default(0)))
             .field("created_at", .datetime, .required)
             .field("updated_at", .datetime, .required)
             .create()

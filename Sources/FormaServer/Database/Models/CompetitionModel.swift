@@ -28,6 +28,8 @@ final class CompetitionModel: Model, @unchecked Sendable {
     @Field(key: "ends_at") var endsAt: Date
     /// `series/YYYY-MM-DD` for a built-in window, unique per company; `nil` for the company's own.
     @OptionalField(key: "built_in_key") var builtInKey: String?
+    /// Members: rows of `standings` on its board, counted as they join and leave so a page need not count them.
+    @Field(key: "participants") var participants: Int
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 
