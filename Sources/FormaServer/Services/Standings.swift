@@ -169,13 +169,16 @@ struct Standings {
     /// Ranks `rows`, consecutive standings in board order, from two index counts (``StandingRanks``).
     private func ranked(boardID: UUID, _ rows: [Row]) async throws -> [Ranked] {
         guard let first = rows.first else { return [] }
+        // Two counts of index ranges (the rows above, the ties), each answerable from the index alone.
         let counts = try await database.sql().raw("""
-            SELECT COUNT(*) AS at_or_above, COALESCE(SUM(CASE WHEN score > \(bind: first.score) THEN 1 ELSE 0 END), 0)
-                AS above
-            FROM \(ident: Self.table) WHERE board_id = \(bind: boardID) AND score >= \(bind: first.score)
+            SELECT
+                (SELECT COUNT(*) FROM \(ident: Self.table) WHERE board_id = \(bind: boardID) AND score > \(bind: first.score))
+                    AS above,
+                (SELECT COUNT(*) FROM \(ident: Self.table) WHERE board_id = \(bind: boardID) AND score = \(bind: first.score))
+                    AS ties
             """).first()
         let above = try counts?.decode(column: "above", as: Int.self) ?? 0
-        let atOrAbove = try counts?.decode(column: "at_or_above", as: Int.self) ?? rows.count
+        let atOrAbove = above + (try counts?.decode(column: "ties", as: Int.self) ?? rows.count)
         let ranks = StandingRanks.ranks(of: rows.map(\.score), aboveFirst: above, atOrAboveFirst: atOrAbove)
         return zip(rows, ranks).map { Ranked(row: $0, rank: $1) }
     }
