@@ -28,6 +28,8 @@ public enum FormaEvent: Sendable, Equatable {
     case themeSelected(ThemeSelected)
     /// The goals page saw a goal done that it had not told the host about since it loaded (`goal_completed`).
     case goalCompleted(GoalCompleted)
+    /// The competitions page joined the person to a competition (`competition_joined`).
+    case competitionJoined(CompetitionJoined)
     case unknown(type: String, data: JSONValue)
 
     public struct Launched: Sendable, Equatable, Codable {
@@ -130,6 +132,15 @@ public enum FormaEvent: Sendable, Equatable {
         public var completedAt: String
     }
 
+    /// A competition joined from `/embed/competitions`: its id, name and metric, and when the person joined (RFC
+    /// 3339), from the answer of `PUT /v1/competitions/{id}/membership` (docs/competitions.md).
+    public struct CompetitionJoined: Sendable, Equatable, Codable {
+        public var competitionId: String
+        public var name: String
+        public var metric: String
+        public var joinedAt: String
+    }
+
     /// The progress page's range (`YYYY-MM-DD` days in `timeZone`) and how much it drew: regions with pain, weeks
     /// of training, exercises with fitness tests. Counts only; the values stay on the server.
     public struct ProgressOpened: Sendable, Equatable, Codable {
@@ -183,6 +194,7 @@ public enum FormaEvent: Sendable, Equatable {
         case "progress_opened": event = payload(ProgressOpened.self).map(FormaEvent.progressOpened)
         case "theme_selected": event = payload(ThemeSelected.self).map(FormaEvent.themeSelected)
         case "goal_completed": event = payload(GoalCompleted.self).map(FormaEvent.goalCompleted)
+        case "competition_joined": event = payload(CompetitionJoined.self).map(FormaEvent.competitionJoined)
         case "trainer_schedule_next_workout":
             // Seed 002 puts scheduledFor beside type; accept it inside data too.
             let scheduled = whole.objectValue?["scheduledFor"] ?? data.objectValue?["scheduledFor"]
