@@ -10,7 +10,10 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the latency of Forma's engines (build with -c release first).",
-        subcommands: [Generate.self, BenchMotionCommand.self, BenchHTTPCommand.self, BenchTrainerCommand.self],
+        subcommands: [
+            Generate.self, BenchMotionCommand.self, BenchHTTPCommand.self, BenchTrainerCommand.self,
+            BenchLeaderboardCommand.self,
+        ],
         defaultSubcommand: Generate.self)
 
     struct Generate: ParsableCommand {

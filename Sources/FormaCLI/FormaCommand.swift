@@ -8,7 +8,8 @@ public struct FormaCommand: AsyncParsableCommand {
         abstract: "Forma: an open, self-hostable fitness and rehabilitation platform.",
         version: formaVersion,
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, CompanyCommand.self, GenerateCommand.self, AnalyzeCommand.self,
+            ServeCommand.self, MigrateCommand.self, CompanyCommand.self, CompetitionCommand.self, GenerateCommand.self,
+            AnalyzeCommand.self,
             EvalCommand.self, BenchCommand.self, SynthesizeCommand.self,
         ]
     )

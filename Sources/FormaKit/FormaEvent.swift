@@ -30,6 +30,8 @@ public enum FormaEvent: Sendable, Equatable {
     case goalCompleted(GoalCompleted)
     /// The fitness test page completed a test (`fitness_test_completed`): its level before and after.
     case fitnessTestCompleted(FitnessTestCompleted)
+    /// The competitions page joined the person to a competition (`competition_joined`).
+    case competitionJoined(CompetitionJoined)
     case unknown(type: String, data: JSONValue)
 
     public struct Launched: Sendable, Equatable, Codable {
@@ -144,6 +146,15 @@ public enum FormaEvent: Sendable, Equatable {
         public var levelledUp: Bool
     }
 
+    /// A competition joined from `/embed/competitions`: its id, name and metric, and when the person joined (RFC
+    /// 3339), from the answer of `PUT /v1/competitions/{id}/membership` (docs/competitions.md).
+    public struct CompetitionJoined: Sendable, Equatable, Codable {
+        public var competitionId: String
+        public var name: String
+        public var metric: String
+        public var joinedAt: String
+    }
+
     /// The progress page's range (`YYYY-MM-DD` days in `timeZone`) and how much it drew: regions with pain, weeks
     /// of training, exercises with fitness tests. Counts only; the values stay on the server.
     public struct ProgressOpened: Sendable, Equatable, Codable {
@@ -198,6 +209,7 @@ public enum FormaEvent: Sendable, Equatable {
         case "theme_selected": event = payload(ThemeSelected.self).map(FormaEvent.themeSelected)
         case "goal_completed": event = payload(GoalCompleted.self).map(FormaEvent.goalCompleted)
         case "fitness_test_completed": event = payload(FitnessTestCompleted.self).map(FormaEvent.fitnessTestCompleted)
+        case "competition_joined": event = payload(CompetitionJoined.self).map(FormaEvent.competitionJoined)
         case "trainer_schedule_next_workout":
             // Seed 002 puts scheduledFor beside type; accept it inside data too.
             let scheduled = whole.objectValue?["scheduledFor"] ?? data.objectValue?["scheduledFor"]

@@ -85,6 +85,15 @@ import Testing
         #expect(events.contains(.workoutExitRequest))
     }
 
+    @Test func competitionJoined_carriesWhatTheMembershipAnswered() throws {
+        // The competitions page sends this from the answer of PUT /v1/competitions/{id}/membership
+        // (docs/competitions.md); it is not among the recorded page events yet.
+        let message = #"{"type":"competition_joined","data":{"competitionId":"5d6e2d06-00c7-4f05-a47a-a4cb2f6788a3","name":"30-day squat total","metric":"total_reps","joinedAt":"2026-11-27T01:00:00Z"}}"#
+        #expect(try FormaEvent(message: message) == .competitionJoined(.init(
+            competitionId: "5d6e2d06-00c7-4f05-a47a-a4cb2f6788a3", name: "30-day squat total", metric: "total_reps",
+            joinedAt: "2026-11-27T01:00:00Z")))
+    }
+
     @Test func theOtherMessagesOfTheProtocol() throws {
         let mistake = try FormaEvent(message: #"{"type":"mistake","data":{"exercise":"Bodyweight Squat","code":"knees-caving","message":"Push your knees out","partial":false}}"#)
         #expect(mistake == .mistake(.init(exercise: "Bodyweight Squat", code: "knees-caving", message: "Push your knees out", partial: false)))

@@ -78,6 +78,9 @@ struct AuthenticationMiddleware: ServerMiddleware {
         "setCompanyWebhook": .company, "getCompanyWebhook": .company, "deleteCompanyWebhook": .company,
         "getCompanyBranding": .company, "setCompanyBranding": .company, "uploadCompanyLogo": .company,
         "deleteCompanyLogo": .company,
+        "createCompanyCompetition": .company, "listCompanyCompetitions": .company, "getCompanyCompetition": .company,
+        "updateCompanyCompetition": .company, "deleteCompanyCompetition": .company, "getCompanyTimeZone": .company,
+        "setCompanyTimeZone": .company,
         "logout": .bearerToken,
     ]
 

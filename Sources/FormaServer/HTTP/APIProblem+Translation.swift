@@ -97,6 +97,7 @@ extension APIProblem {
         case .planSessionPain(let id): "no pain record '\(id)' of a session of this plan"
         case .theme(let id): "no theme '\(id)'"
         case .goal(let id): "no goal '\(id)'"
+        case .competition(let id): "no competition '\(id)'"
         }
     }
 
@@ -127,6 +128,14 @@ extension APIProblem {
             return .conflict(
                 "you already have \(limit) reminders, so this goal's cannot be set; delete a reminder or set notify "
                     + "to false", field: "notify")
+        case .competitionEnded(let id):
+            return .conflict("competition '\(id)' has ended; its results are final")
+        case .tooManyCompetitions(let limit):
+            return .conflict("the company already has \(limit) competitions that have not ended; delete one first")
+        case .competitionBuiltIn(let id):
+            return .conflict("competition '\(id)' is built in; it cannot be changed or deleted")
+        case .competitionStarted(let field):
+            return .conflict("the competition has started, so \(field) can no longer change", field: field)
         }
     }
 
@@ -234,8 +243,8 @@ extension APIProblem {
     }
 
     /// The query parameters openapi.yaml declares as integers and as booleans (a test holds these to the contract).
-    static let integerQueryParameters: Set<String> = ["page", "perPage", "limit", "weeks", "seconds"]
-    static let booleanQueryParameters: Set<String> = ["primaryOnly"]
+    static let integerQueryParameters: Set<String> = ["page", "perPage", "limit", "weeks", "seconds", "neighbours"]
+    static let booleanQueryParameters: Set<String> = ["primaryOnly", "joined"]
 
     /// The query parameter the runtime could not read as `type`.
     ///

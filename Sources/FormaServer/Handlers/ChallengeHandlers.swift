@@ -18,61 +18,26 @@ extension FormaAPIHandler {
         _ = try QueryBounds.value(query.seconds, of: "seconds", in: LiveLimits.challengeSeconds)
         let limit = try QueryBounds.value(query.limit, of: "limit", in: 1...100, default: 10)
 
-        let board = ChallengeBoard(
-            database: try database(), companyID: me.companyID, exercise: exercise, seconds: query.seconds)
-        let ranked = try await board.ranking()
+        let database = try database()
+        let standings = Standings(database: database)
         let myID = me.userID
-        let names = try await board.names(of: ranked.prefix(limit).map(\.userID) + [myID])
-        func entry(_ row: ChallengeBoard.Row) -> Components.Schemas.LeaderboardEntry {
+        guard let board = try await standings.existingChallengeBoard(
+            companyID: me.companyID, exercise: exercise, seconds: query.seconds)
+        else {
+            return .ok(.init(body: .json(.init(exercise: exercise, seconds: query.seconds, entries: [], me: nil))))
+        }
+        // Each person's best is kept on the board as challenges complete (docs/competitions.md), so the page and the
+        // caller's rank are index reads, not a scan of every score.
+        let top = try await standings.page(boardID: board, after: nil, limit: limit)
+        let mine = try await standings.neighbourhood(boardID: board, userID: myID, count: 0)?.me
+        let names = try await Standings.names(
+            of: top.map(\.row.userID) + [myID], companyID: me.companyID, on: database)
+        func entry(_ ranked: Standings.Ranked) -> Components.Schemas.LeaderboardEntry {
             .init(
-                rank: row.rank, name: names[row.userID] ?? "Athlete", reps: row.reps, achievedAt: row.achievedAt,
-                isMe: row.userID == myID)
+                rank: ranked.rank, name: names[ranked.row.userID] ?? "Athlete", reps: ranked.row.score,
+                achievedAt: ranked.row.reachedAt, isMe: ranked.row.userID == myID)
         }
         return .ok(.init(body: .json(.init(
-            exercise: exercise, seconds: query.seconds, entries: ranked.prefix(limit).map(entry),
-            me: ranked.first { $0.userID == myID }.map(entry)))))
-    }
-}
-
-/// The leaderboard of one challenge (exercise and length) within one company: each person's best, ranked.
-struct ChallengeBoard {
-    struct Row {
-        var userID: UUID
-        var reps: Int
-        var achievedAt: Date
-        var rank: Int
-    }
-
-    let database: any Database
-    let companyID: UUID
-    let exercise: String
-    let seconds: Int
-
-    /// Everyone's best, ranked by FormaCore's ``Leaderboard``.
-    func ranking() async throws -> [Row] {
-        let scores = try await ChallengeScoreModel.query(on: database)
-            .filter(\.$companyID == companyID)
-            .filter(\.$poseExercise == exercise)
-            .filter(\.$seconds == seconds)
-            .filter(\.$source == LiveSource.camera.rawValue)  // replayed recordings never rank (issue 12)
-            .all()
-        // UUIDs order as their strings do, so ties between equal scores list in the same order as ever.
-        let ranked = Leaderboard.rank(scores.map {
-            Leaderboard.Score(person: $0.userID, reps: $0.reps, achievedAt: $0.createdAt)
-        })
-        return ranked.map { Row(userID: $0.person, reps: $0.reps, achievedAt: $0.achievedAt, rank: $0.rank) }
-    }
-
-    /// Display names of these people (within the company); people without one are left out.
-    func names(of userIDs: [UUID]) async throws -> [UUID: String] {
-        let users = try await UserModel.query(on: database)
-            .filter(\.$company.$id == companyID)
-            .filter(\.$id ~~ userIDs)
-            .all()
-        var names: [UUID: String] = [:]
-        for user in users {
-            if let id = user.id, let name = user.displayName, !name.isEmpty { names[id] = name }
-        }
-        return names
+            exercise: exercise, seconds: query.seconds, entries: top.map(entry), me: mine.map(entry)))))
     }
 }

@@ -109,19 +109,31 @@ struct FluentLiveStore: LiveSessionStore {
         }
     }
 
+    /// Stores the record and, in the same transaction, moves the person's standings by what this session counted
+    /// (docs/competitions.md): only a camera's counts score, a replayed recording's never do.
     func save(_ record: LiveRecord) async throws {
         let now = application.formaClock.now
-        switch record {
-        case let .set(summary, person, workout, source):
-            try await LiveSetResultModel(
-                companyID: person.companyID, userID: person.userID, workoutID: workout.workoutID,
-                runID: workout.runID, summary: summary, createdAt: now, source: source
-            ).create(on: database)
-        case let .challengeScore(person, exercise, seconds, reps, source):
-            try await ChallengeScoreModel(
-                companyID: person.companyID, userID: person.userID, poseExercise: exercise, seconds: seconds,
-                reps: reps, createdAt: now, source: source
-            ).create(on: database)
+        try await database.transaction { transaction in
+            switch record {
+            case let .set(summary, person, workout, source):
+                try await LiveSetResultModel(
+                    companyID: person.companyID, userID: person.userID, workoutID: workout.workoutID,
+                    runID: workout.runID, summary: summary, createdAt: now, source: source
+                ).create(on: transaction)
+                if source == .camera {
+                    try await CompetitionScoring(database: transaction, person: person, now: now)
+                        .repetitionsCounted(summary.reps, of: summary.exercise)
+                }
+            case let .challengeScore(person, exercise, seconds, reps, source):
+                try await ChallengeScoreModel(
+                    companyID: person.companyID, userID: person.userID, poseExercise: exercise, seconds: seconds,
+                    reps: reps, createdAt: now, source: source
+                ).create(on: transaction)
+                if source == .camera {
+                    try await CompetitionScoring(database: transaction, person: person, now: now)
+                        .challengeCompleted(exercise, seconds: seconds, reps: reps)
+                }
+            }
         }
     }
 }

@@ -74,6 +74,8 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     /// No workout theme with this id.
     case theme(String)
     case goal(String)
+    /// No competition with this id in the caller's company.
+    case competition(String)
 }
 
 /// The request does not fit the current state of what it changes.
@@ -95,6 +97,14 @@ enum StateError: DomainError, Sendable, Equatable {
     case tooManyGoals(limit: Int)
     /// A goal that notifies, for a person whose reminders are full: its reminder cannot be set.
     case goalReminderFull(limit: Int)
+    /// Joining or leaving a competition, or changing it, after it ended: its results are final.
+    case competitionEnded(String)
+    /// A new competition for a company holding the most of its own not yet ended.
+    case tooManyCompetitions(limit: Int)
+    /// A change or removal of a built-in competition through the company API.
+    case competitionBuiltIn(String)
+    /// A change of what a competition counts, or of its start, once it has started (the field named).
+    case competitionStarted(field: String)
 }
 
 /// The server cannot answer now; the client may try again.

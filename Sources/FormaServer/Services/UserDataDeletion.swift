@@ -17,6 +17,7 @@ enum UserDataDeletion {
         LiveSessionLeaseModel.schema,
         LiveSetResultModel.schema,
         ChallengeScoreModel.schema,
+        Standings.table,
         PainReportModel.schema,
         WorkoutThemeModel.schema,
         ReminderModel.schema,
@@ -37,6 +38,10 @@ enum UserDataDeletion {
         let userID = try user.requireID()
         try await database.transaction { transaction in
             let sql = try transaction.sql()
+            // Competitions count their members; the person's boards count one fewer.
+            let boards = try await sql.select().column("board_id").from(Standings.table)
+                .where("user_id", .equal, SQLBind(userID)).all().map { try $0.decode(column: "board_id", as: UUID.self) }
+            try await CompetitionStore.countParticipants(-1, of: boards, on: transaction)
             for table in userOwnedTables {
                 try await sql.delete(from: table).where("user_id", .equal, SQLBind(userID)).run()
             }

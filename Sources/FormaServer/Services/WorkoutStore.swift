@@ -161,6 +161,9 @@ struct WorkoutStore {
             let applied = try await compareAndSet(
                 run, timeline: timeline, on: transaction, results: encodedResults, totalReps: totalReps)
             guard applied else { return (false, nil) }
+            // The active time is the server's timeline; nothing in the save's body moves a competition.
+            try await CompetitionScoring(database: transaction, companyID: companyID, userID: userID, now: now)
+                .workoutSaved(activeSeconds: timeline.accumulatedSeconds)
             let sql = try transaction.sql()
             try await sql.update(WorkoutModel.schema)
                 .set("saved_at", to: SQLBind(now))

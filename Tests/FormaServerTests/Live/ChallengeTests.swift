@@ -1,3 +1,4 @@
+import FormaLive
 import FormaMotion
 import Foundation
 import Testing
@@ -128,35 +129,37 @@ struct ChallengeTests {
         }
     }
 
-    /// Company Acme: Ada 20, Bo 25 and 18, Cy 20 (later than Ada), and the caller 12; Rival Ltd: 40.
-    private func seedBoard(_ app: Application) async throws -> (key: String, caller: String) {
+    /// Company Acme: Ada 20, Bo 25 and 18, Cy 20 (later than Ada), and the caller 12; Rival Ltd: 40. Each score is
+    /// stored as a live session stores a completed camera challenge, ten minutes apart on the app's clock.
+    private func seedBoard(_ app: Application, clock: TestClock) async throws -> (key: String, caller: String) {
         let api = APIClient(app: app)
         let acme = try await api.createCompany("Acme")
         let rival = try await api.createCompany("Rival Ltd")
-        func score(_ key: String, _ user: String, _ name: String?, _ reps: Int, minutesAgo: Double) async throws {
+        func score(_ key: String, _ user: String, _ name: String?, _ reps: Int) async throws {
             let grant = try await api.sessionToken(key: key, userId: user)
             if let name {
                 _ = try await api.send(.PATCH, "/v1/me", headers: Auth.bearer(grant.token), json: ["displayName": name])
             }
             let user = try #require(try await UserModel.find(UUID(uuidString: grant.user.id), on: app.db))
-            try await ChallengeScoreModel(
-                companyID: user.$company.id, userID: try user.requireID(), poseExercise: "squat", seconds: 60,
-                reps: reps, createdAt: Date(timeIntervalSinceNow: -minutesAgo * 60)
-            ).create(on: app.db)
+            let person = LivePerson(companyID: user.$company.id, userID: try user.requireID())
+            try await FluentLiveStore(application: app, logger: app.logger, sessionID: UUID(), database: app.db)
+                .save(.challengeScore(person: person, exercise: "squat", seconds: 60, reps: reps, source: .camera))
+            clock.advance(seconds: 600)
         }
-        try await score(acme, "ada", "Ada", 20, minutesAgo: 50)
-        try await score(acme, "bo", nil, 25, minutesAgo: 40)
-        try await score(acme, "bo", nil, 18, minutesAgo: 30)
-        try await score(acme, "cy", "Cy", 20, minutesAgo: 20)
-        try await score(acme, "me", "Me", 12, minutesAgo: 10)
-        try await score(rival, "ringer", "Ringer", 40, minutesAgo: 5)
+        try await score(acme, "ada", "Ada", 20)
+        try await score(acme, "bo", nil, 25)
+        try await score(acme, "bo", nil, 18)
+        try await score(acme, "cy", "Cy", 20)
+        try await score(acme, "me", "Me", 12)
+        try await score(rival, "ringer", "Ringer", 40)
         return (acme, "me")
     }
 
     @Test func leaderboard_ranksEachPersonsBestInTheCompany_tiesShareARank() async throws {
-        try await withFormaApp { app in
+        let clock = TestClock()
+        try await withFormaApp(clock: clock) { app in
             // setup
-            let (key, caller) = try await seedBoard(app)
+            let (key, caller) = try await seedBoard(app, clock: clock)
 
             // act
             let reply = try await APIClient(app: app).get(
@@ -175,8 +178,9 @@ struct ChallengeTests {
     }
 
     @Test func leaderboard_ofAnotherChallengeIsEmpty_andBadParametersAre400() async throws {
-        try await withFormaApp { app in
-            let (key, caller) = try await seedBoard(app)
+        let clock = TestClock()
+        try await withFormaApp(clock: clock) { app in
+            let (key, caller) = try await seedBoard(app, clock: clock)
             let api = APIClient(app: app)
 
             let other = try await api.get(
