@@ -1311,6 +1311,97 @@ def test_exercise_pages(harness):
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
+def board_rows(driver):
+    return [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+            for row in driver.find_elements(By.CSS_SELECTOR, "#standings tr")]
+
+
+def open_board(harness, user, competition_id):
+    harness.driver.switch_to.default_content()
+    open_in_iframe(harness, f"{harness.base}/embed/competitions/{competition_id}?company=Acme", user)
+    harness.driver.switch_to.frame(harness.driver.find_element(By.ID, "forma"))
+    wait_until(lambda: harness.driver.find_elements(By.CSS_SELECTOR, "#standings tr"), 30, "the standings")
+
+
+def test_competitions_page(harness):
+    """/embed/competitions: the person joins a company's 10-second squat challenge competition (competition_joined
+    sent, the competition moves to Current), sees two others tied at rank 1 and themselves 3rd with 0, does the
+    challenge from the page with a replayed recording (counted, never scored: the standings do not move), then does
+    it in front of a camera (a live session from the phone, faster) and sees themselves 1st and the two others sharing
+    2nd; axe-core finds no violation on the list or the board."""
+    from datetime import datetime, timedelta, timezone
+
+    driver = harness.driver
+    user = "competitor"
+    zone = company_call(harness, "GET", "/v1/company/time-zone")["timeZone"]
+    assert zone == "UTC", zone  # the default; start and end below are written in it
+    now = datetime.now(timezone.utc)
+    competition = company_call(harness, "POST", "/v1/company/competitions", {
+        "name": "Squat sprint", "description": "Most squats in 10 seconds this week.", "metric": "best_challenge",
+        "exerciseId": "Bodyweight_Squat", "challengeSeconds": 10,
+        "start": (now - timedelta(days=1)).strftime("%Y-%m-%dT00:00"),
+        "end": (now + timedelta(days=3)).strftime("%Y-%m-%dT00:00")})
+    cid = competition["id"]
+    with open(os.path.join(harness.work, "squats.json")) as recording:
+        frames = json.load(recording)["frames"]
+    others = {}
+    for person, name in (("bea", "Bea"), ("cal", "Cal")):
+        harness.api("PATCH", "/v1/me", person, {"displayName": name})
+        harness.api("PUT", f"/v1/competitions/{cid}/membership", person)
+        result = play_challenge(harness.base, session_token(harness.base, harness.key, person), frames, 10)
+        assert len(result) == 1 and result[0]["ranked"], result
+        others[name] = result[0]["reps"]
+    assert others["Bea"] == others["Cal"] >= 3, others
+    harness.api("PATCH", "/v1/me", user, {"displayName": "Dee"})
+
+    events = open_in_iframe(harness, f"{harness.base}/embed/competitions?company=Acme&replay={harness.host}/squats.json",
+                            user)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    item = f"li[data-competition-id='{cid}']"
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, f"#open-competitions {item}"), 30, "the competition")
+    check_axe(driver)
+    wait_until(lambda: click_if_present(driver, f"#open-competitions {item} button.join"), 10, "Join")
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, f"#current-competitions {item}"), 10, "joined")
+    wait_until(lambda: driver.find_element(By.ID, "competitions-status").text == "Joined Squat sprint.", 10, "status")
+    assert driver.switch_to.active_element.get_attribute("aria-label") == "Leave Squat sprint"
+    check_axe(driver)
+    driver.switch_to.default_content()
+    joined = [e for e in events() if e["type"] == "competition_joined"]
+    assert len(joined) == 1 and joined[0]["data"]["competitionId"] == cid, joined
+    assert joined[0]["data"]["name"] == "Squat sprint" and joined[0]["data"]["metric"] == "best_challenge", joined
+    RECEIVED.extend(raw for raw in driver.execute_script("return window.formaRaw") if "competition_joined" in raw)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+
+    wait_until(lambda: click_if_present(driver, f"#current-competitions {item} button.board"), 10, "Leaderboard")
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#standings tr"), 30, "the standings")
+    reps = others["Bea"]
+    expected = [["1", "Bea", f"{reps} reps in 10 s"], ["1", "Cal", f"{reps} reps in 10 s"],
+                ["3", "Dee (you)", "0 reps in 10 s"]]
+    assert board_rows(driver) == expected, board_rows(driver)
+    assert driver.find_element(By.ID, "my-place").text == "3rd of 3, 0 reps in 10 s"
+    check_axe(driver)
+
+    # the challenge from the page, with the replayed recording: counted, never scored
+    wait_until(lambda: click_if_present(driver, "#take-part"), 10, "Do the challenge")
+    wait_until(lambda: click_if_present(driver, "#start"), 30, "the Start challenge button")
+    driver.switch_to.default_content()
+    done = wait_until(lambda: [e for e in events() if e["type"] == "exercise_completed"], 90, "the replayed challenge")
+    assert done[0]["data"]["ranked"] is False and done[0]["data"]["repeats"] >= 3, done
+    open_board(harness, user, cid)
+    assert board_rows(driver) == expected, "a replayed try moved the standings"
+
+    # in front of a camera, faster: 1.5 times the recording's pace
+    quick = [dict(frame, t=frame["t"] / 1.5) for frame in frames]
+    mine = play_challenge(harness.base, session_token(harness.base, harness.key, user), quick, 10)
+    assert len(mine) == 1 and mine[0]["ranked"] and mine[0]["reps"] > reps, (mine, reps)
+    open_board(harness, user, cid)
+    assert board_rows(driver) == [["1", "Dee (you)", f"{mine[0]['reps']} reps in 10 s"],
+                                  ["2", "Bea", f"{reps} reps in 10 s"], ["2", "Cal", f"{reps} reps in 10 s"]], \
+        board_rows(driver)
+    assert driver.find_element(By.ID, "my-place").text == f"1st of 3, {mine[0]['reps']} reps in 10 s"
+    driver.switch_to.default_content()
+
+
 def backdate_active_run(harness, workout_id, user, seconds):
     """Moves the person's run in progress `seconds` back in the server's SQLite database, as if they had started it
     that long ago: the server's clock is the real one here, and a goal counts only runs active for at least 10
@@ -1826,7 +1917,7 @@ def main():
         for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component, test_camera_stage,
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
-                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_exercise_pages, test_trainer_chat,
+                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_exercise_pages, test_competitions_page, test_trainer_chat,
                      test_fitness_test_page, test_fitness_test_carries_on_at_tablet_size,
                      test_fitness_js_writes_the_apis_motion_format, test_view_workouts,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):

@@ -1,6 +1,7 @@
 // The embedded experience: waits for the host's configuration (docs/embed-protocol.md), signs the person in, and
 // shows the view the URL names: home, a plan, the workout player, the camera component, a challenge, the pain map,
-// the progress charts, the workout themes, the goals, the trainer's chat, the fitness test or the exercise catalogue.
+// the progress charts, the workout themes, the goals, the trainer's chat, the fitness test, the exercise catalogue
+// or the competitions.
 import { HostBridge } from './bridge.js';
 import { Api } from './api.js';
 import { h, show } from './dom.js';
@@ -18,6 +19,7 @@ import { WorkoutGroups } from './workouts.js';
 import { PageLook } from './style.js';
 import { ExercisesView, ExerciseView } from './exercises.js';
 import { CameraStage } from './overlay.js';
+import { CompetitionsView, CompetitionBoardView } from './competitions.js';
 
 const settings = JSON.parse(document.body.dataset.forma || '{}');
 const params = new URLSearchParams(location.search);
@@ -43,7 +45,10 @@ const context = {
   api,
   bridge,
   settings,
-  params,
+  // The current URL's parameters: a view opened by navigate() reads its own (a challenge's exercise and duration).
+  get params() {
+    return new URLSearchParams(location.search);
+  },
   currentSource: null,
   fail(code, message) {
     failed = true;
@@ -109,6 +114,8 @@ function parseRoute(pathname) {
   if (parts[0] === 'themes' && parts.length === 1) return { name: 'themes' };
   if (parts[0] === 'trainer' && parts.length === 1) return { name: 'trainer' };
   if (parts[0] === 'exercises' && parts.length === 1) return { name: 'exercises' };
+  if (parts[0] === 'competitions' && parts.length === 1) return { name: 'competitions' };
+  if (parts[0] === 'competitions' && parts.length === 2) return { name: 'competition', id: parts[1] };
   if (parts[0] === 'exercise' && parts.length === 2) return { name: 'exercise', id: parts[1] };
   if (parts[0] === 'fitness-test' && parts.length === 1) return { name: 'fitness-test' };
   return { name: 'unknown', path: pathname };
@@ -237,6 +244,12 @@ function render(next, config = {}) {
       return view.open();
     case 'exercises':
       view = new ExercisesView(context);
+      return view.open();
+    case 'competitions':
+      view = new CompetitionsView(context);
+      return view.open();
+    case 'competition':
+      view = new CompetitionBoardView(context, next.id);
       return view.open();
     case 'exercise':
       view = new ExerciseView(context, next.id);
