@@ -45,6 +45,15 @@ public struct InertialAnalyzer: Sendable {
         /// The recording cut a set at its start (end) when the first (last) second moves at least this fraction of the
         /// bout's RMS vertical acceleration.
         public var openEdgeMovementFraction = 0.5
+        /// Cycles added, before rounding, for each end of an active stretch where the recording cut a set under way:
+        /// the end is open (see ``openEdgeMovementFraction``) and the displacement's envelope stays at least
+        /// ``openEdgeMinimumEnvelope`` of its reference over the two periods next to the cut, so the set was in
+        /// full swing, with no pause, when the recording started or stopped. A repetition cut by the recording then
+        /// counts when more than about half minus this share of it is inside. 0 counts a cut repetition from half.
+        public var openEdgeCycleAllowance = 0.15
+        /// See ``openEdgeCycleAllowance``: the least envelope, as a fraction of the reference, over the two periods
+        /// next to an open end for that end to count as cut in full swing.
+        public var openEdgeMinimumEnvelope = 0.6
         /// Active stretches separated by less than this many periods are one stretch (a pause within a set).
         public var bridgePeriods = 2.0
         /// The least band-passed vertical acceleration, RMS in g, for a bout to hold repetitions at all.
