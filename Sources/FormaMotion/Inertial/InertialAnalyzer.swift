@@ -11,9 +11,10 @@
 /// The batch form feeds the stream analyzer every sample and finishes it, so the two always agree; the streaming
 /// form reports each bout's repetitions once the bout has ended (after ``Configuration/restSeconds`` of rest).
 public struct InertialAnalyzer: Sendable {
-    /// Tuning of the analysis. All defaults but ``activeEnvelopeFraction`` were fixed from physics or a synthetic
-    /// burst; that one was chosen by leave-one-participant-out cross-validation on the barbell data set
-    /// (docs/motion-inertial.md). Change them only to explore.
+    /// Tuning of the analysis. Most defaults were fixed from physics or a synthetic burst; ``activeEnvelopeFraction``
+    /// was chosen by leave-one-participant-out cross-validation on the barbell data set, ``rotationPreferenceMargin``,
+    /// ``openEdgeCycleAllowance`` and ``openEdgeMinimumEnvelope`` on SPAR subjects S1–S5 with the barbell sets no
+    /// worse (docs/motion-inertial.md). Change them only to explore (`forma eval spar --configuration JSON`).
     public struct Configuration: Sendable, Hashable, Codable {
         /// Cut-off of the low-pass that separates gravity from movement, in hertz.
         public var gravityCutoffHertz = 0.3
