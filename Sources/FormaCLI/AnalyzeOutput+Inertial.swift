@@ -16,7 +16,8 @@ extension AnalyzeOutput {
         var estimatedPeriodSeconds: Double?
         var activeSegment: InertialAnalysis.Segment?
         var bouts: [InertialAnalysis.Segment]
-        /// Whether the counter used the gyroscope (today's counter reads acceleration only; see motion-inertial.md).
+        /// Whether some bout was counted from the gyroscope's rotation rather than the vertical motion
+        /// (motion-inertial.md, method step 3).
         var usedRotation: Bool
         var sampleRateHertz: Double
         var samples: Int
@@ -88,7 +89,9 @@ extension AnalyzeOutput {
         }
         var lines = [headline]
         lines.append("  \(recording.count) samples at \(format(recording.sampleRateHertz)) Hz over "
-            + "\(format(recording.durationSeconds)) s, " + (analysis.usedRotation ? "with" : "without") + " gyroscope")
+            + "\(format(recording.durationSeconds)) s, " + (recording.hasRotation ? "with" : "without") + " gyroscope"
+            + (analysis.repetitionCount == 0 ? "" : analysis.usedRotation
+                ? "; counted from the gyroscope's rotation" : "; counted from the vertical motion"))
         if let active = analysis.activeSegment {
             lines.append("  exercise from \(format(active.startSeconds)) to \(format(active.endSeconds)) s")
         } else {

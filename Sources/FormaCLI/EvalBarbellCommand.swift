@@ -18,6 +18,9 @@ struct EvalBarbellCommand: AsyncParsableCommand {
     @Flag(help: "Pass the exercise name to the analyzer as a hint.")
     var hint = false
 
+    @Option(name: .customLong("configuration"), help: "A JSON object overriding some of the counter's parameters, to explore (for example {\"activeEnvelopeFraction\": 0.15}).")
+    var parameters: String?
+
     @Flag(help: "Also choose the tuned threshold by leave-one-participant-out cross-validation and report the held-out figures.")
     var crossValidate = false
 
@@ -29,7 +32,7 @@ struct EvalBarbellCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let evaluation = BarbellEvaluation(
-            sets: loaded.sets, skippedDuplicates: loaded.skippedDuplicates, useHint: hint, configuration: .standard)
+            sets: loaded.sets, skippedDuplicates: loaded.skippedDuplicates, useHint: hint, configuration: try InertialConfigurationOverride.parse(parameters))
         Terminal.write("Barbell repetition counting (\(noGyroscope ? "accelerometer files only" : "accelerometer and gyroscope files")"
             + (hint ? ", with exercise hint" : ", no exercise hint") + ")")
         Terminal.write("Skipped \(evaluation.skippedDuplicates) accelerometer files that manifest.csv marks as duplicates "

@@ -23,6 +23,9 @@ struct EvalSparCommand: AsyncParsableCommand {
     @Flag(help: "List every set, not only those counted wrong.")
     var verbose = false
 
+    @Option(name: .customLong("configuration"), help: "A JSON object overriding some of the counter's parameters, to explore (for example {\"activeEnvelopeFraction\": 0.15}).")
+    var parameters: String?
+
     struct SetResult: EvaluatedSet {
         var file: String
         var subject: Int
@@ -45,6 +48,7 @@ struct EvalSparCommand: AsyncParsableCommand {
             throw ValidationError("\(manifest.path): no \"\(missing)\" column; the header must name "
                 + columns.joined(separator: ", "))
         }
+        let tuning = try InertialConfigurationOverride.parse(parameters)
         var results: [SetResult] = []
         for (index, row) in ManifestCSV.records(text).enumerated() {
             guard let name = row["file"], !name.isEmpty, let exercise = row["exercise"], !exercise.isEmpty,
@@ -64,7 +68,7 @@ struct EvalSparCommand: AsyncParsableCommand {
             } catch {
                 throw ValidationError("\(file.path): \(error.description)")
             }
-            let counted = InertialAnalyzer().analyze(recording).repetitionCount
+            let counted = InertialAnalyzer(configuration: tuning).analyze(recording).repetitionCount
             results.append(SetResult(file: name, subject: subject, exercise: exercise, expected: expected,
                                      counted: counted))
         }

@@ -11,9 +11,10 @@
 /// The batch form feeds the stream analyzer every sample and finishes it, so the two always agree; the streaming
 /// form reports each bout's repetitions once the bout has ended (after ``Configuration/restSeconds`` of rest).
 public struct InertialAnalyzer: Sendable {
-    /// Tuning of the analysis. All defaults but ``activeEnvelopeFraction`` were fixed from physics or a synthetic
-    /// burst; that one was chosen by leave-one-participant-out cross-validation on the barbell data set
-    /// (docs/motion-inertial.md). Change them only to explore.
+    /// Tuning of the analysis. Most defaults were fixed from physics or a synthetic burst; ``activeEnvelopeFraction``
+    /// was chosen by leave-one-participant-out cross-validation on the barbell data set, ``rotationPreferenceMargin``,
+    /// ``openEdgeCycleAllowance`` and ``openEdgeMinimumEnvelope`` on SPAR subjects S1–S5 with the barbell sets no
+    /// worse (docs/motion-inertial.md). Change them only to explore (`forma eval spar --configuration JSON`).
     public struct Configuration: Sendable, Hashable, Codable {
         /// Cut-off of the low-pass that separates gravity from movement, in hertz.
         public var gravityCutoffHertz = 0.3
@@ -45,6 +46,15 @@ public struct InertialAnalyzer: Sendable {
         /// The recording cut a set at its start (end) when the first (last) second moves at least this fraction of the
         /// bout's RMS vertical acceleration.
         public var openEdgeMovementFraction = 0.5
+        /// Cycles added, before rounding, for each end of an active stretch where the recording cut a set under way:
+        /// the end is open (see ``openEdgeMovementFraction``) and the displacement's envelope stays at least
+        /// ``openEdgeMinimumEnvelope`` of its reference over the two periods next to the cut, so the set was in
+        /// full swing, with no pause, when the recording started or stopped. A repetition cut by the recording then
+        /// counts when more than about half minus this share of it is inside. 0 counts a cut repetition from half.
+        public var openEdgeCycleAllowance = 0.15
+        /// See ``openEdgeCycleAllowance``: the least envelope, as a fraction of the reference, over the two periods
+        /// next to an open end for that end to count as cut in full swing.
+        public var openEdgeMinimumEnvelope = 0.6
         /// Active stretches separated by less than this many periods are one stretch (a pause within a set).
         public var bridgePeriods = 2.0
         /// The least band-passed vertical acceleration, RMS in g, for a bout to hold repetitions at all.

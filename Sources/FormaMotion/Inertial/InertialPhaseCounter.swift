@@ -72,12 +72,20 @@ struct InertialPhaseCounter: Sendable {
             }
             return lower...upper
         }
+        // Where the recording cut the set in full swing (an open end whose envelope has no pause within two
+        // periods of the cut), the repetition cut there counts from a smaller share than half.
+        let floor = configuration.openEdgeMinimumEnvelope * reference
+        let inFullSwingAtStart = openStart && Self.inFullSwing(amplitude, atStart: true, periodSamples: length, floor: floor)
+        let inFullSwingAtEnd = openEnd && Self.inFullSwing(amplitude, atStart: false, periodSamples: length, floor: floor)
         var cycles = 0.0
         var repetitions: [ClosedRange<Int>] = []
         for run in active {
             let advance = (phase[run.upperBound] - phase[run.lowerBound]) / (2 * Double.pi)
             cycles += advance
-            let count = Int(advance.rounded())
+            var allowance = 0.0
+            if inFullSwingAtStart && run.lowerBound == 0 { allowance += configuration.openEdgeCycleAllowance }
+            if inFullSwingAtEnd && run.upperBound == n - 1 { allowance += configuration.openEdgeCycleAllowance }
+            let count = Int((advance + (advance >= 0 ? allowance : -allowance)).rounded())
             guard count >= 1 else { continue }
             // Repetition boundaries split the run into equal phase; the phase can wobble back in a pause, so each
             // boundary is the first crossing after the previous one.
@@ -92,6 +100,17 @@ struct InertialPhaseCounter: Sendable {
             }
         }
         return Outcome(cycles: cycles, repetitions: repetitions)
+    }
+
+    /// Whether the set was in full swing at the recording's start (`atStart`) or end: the envelope stays at least
+    /// `floor` over the two periods next to it, with no pause (a bar lifted off the rack and held before the first
+    /// repetition dips there; a window cut from a continuing set does not). False when the signal is shorter than
+    /// four periods.
+    static func inFullSwing(_ amplitude: [Double], atStart: Bool, periodSamples: Int, floor: Double) -> Bool {
+        let swing = 2 * periodSamples
+        guard swing > 0, amplitude.count >= 2 * swing else { return false }
+        let stretch = atStart ? amplitude[0..<swing] : amplitude[(amplitude.count - swing)...]
+        return (stretch.min() ?? 0) >= floor
     }
 
     /// `signal` with two periods repeated before its start (`before`) and after its end (`after`), and the index of its

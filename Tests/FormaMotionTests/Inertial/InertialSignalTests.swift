@@ -145,4 +145,46 @@ import FormaMotionLab
         #expect(mostlyOut.repetitions.count == 6, "a rep 30 % inside the recording does not: \(mostlyOut.cycles) cycles")
         #expect(framed.repetitions.allSatisfy { $0.upperBound > $0.lowerBound })
     }
+
+    /// A recording that starts and stops in the middle of a set in full swing (SPAR's files are such windows): both
+    /// cut repetitions are three-quarters inside. Rounded once, their 1.5 cycles (1.4 as measured) counted one; each open end in full swing now
+    /// adds ``InertialAnalyzer/Configuration/openEdgeCycleAllowance`` before rounding, so both count.
+    @Test func phaseCounter_aSetCutInFullSwingAtBothEndsCountsBothCutRepetitions() {
+        // setup: 7 reps of 2.4 s (15 samples: the continuation at the edges repeats whole samples); the recording
+        // runs from 25 % into the first to 75 % into the last.
+        let (rate, period) = (6.25, 2.4)
+        let signal = (0..<Int(rate * (6 * period + 0.5 * period))).map { index in
+            let t = Double(index) / rate + 0.25 * period
+            return 0.25 * (1 - cos(2 * Double.pi * t / period))
+        }
+        var roundedOnce = InertialAnalyzer.Configuration.standard
+        roundedOnce.openEdgeCycleAllowance = 0
+        // act
+        let counted = InertialPhaseCounter(configuration: .standard, sampleRateHertz: rate)
+            .count(displacement: signal, periodSamples: period * rate, openStart: true, openEnd: true)
+        let before = InertialPhaseCounter(configuration: roundedOnce, sampleRateHertz: rate)
+            .count(displacement: signal, periodSamples: period * rate, openStart: true, openEnd: true)
+        // verify
+        #expect(counted.repetitions.count == 7, "\(counted.cycles) cycles")
+        #expect(before.repetitions.count == 6, "without the allowance the two cut reps count as one: \(before.cycles)")
+    }
+
+    /// The allowance is only for a set cut in full swing. A recording that starts with the bar lifted off the rack and
+    /// held still for a period before the first repetition, or ends with a pause before it is put back, has an
+    /// envelope that dips next to the cut: no allowance there. A window of a continuing set does not dip.
+    @Test func phaseCounter_onlyAnEndWithNoPauseNextToItIsInFullSwing() {
+        // setup: envelopes (fractions of the reference) of a set in full swing, and of one with a pause of a period
+        // a period after the start (and, mirrored, before the end); period 10 samples.
+        let swinging = (0..<80).map { 0.8 + 0.15 * sin(Double($0)) }
+        var paused = swinging
+        for index in 10..<20 { paused[index] = 0.05 }
+        for index in 60..<70 { paused[index] = 0.05 }
+        // act & verify
+        for atStart in [true, false] {
+            #expect(InertialPhaseCounter.inFullSwing(swinging, atStart: atStart, periodSamples: 10, floor: 0.6))
+            #expect(!InertialPhaseCounter.inFullSwing(paused, atStart: atStart, periodSamples: 10, floor: 0.6))
+            #expect(!InertialPhaseCounter.inFullSwing(Array(swinging.prefix(30)), atStart: atStart, periodSamples: 10, floor: 0.6),
+                    "shorter than four periods")
+        }
+    }
 }
