@@ -4,6 +4,7 @@
 // equipment and its instructions as steps.
 import { h, show, svg } from './dom.js';
 import { silhouette } from './pain-map.js';
+import { SkeletonDrawing } from './skeleton.js';
 
 const PER_PAGE = 20;
 const FIGURE_HEIGHT = 1000;
@@ -142,18 +143,13 @@ class Demonstration {
     this.playing = false;
     this.started = null;
     const size = FIGURE_HEIGHT;
-    // The face's landmarks (0–10) are drawn as a head, not as bones.
-    this.bones = demo.bones.map(([a, b]) => svg('line', { class: a <= 10 || b <= 10 ? 'bone face' : 'bone' }));
-    this.head = svg('circle', { class: 'head' });
-    this.joints = Array.from({ length: 33 }, (_, index) => svg('circle', {
-      class: demo.measuredLandmarks.includes(index) ? 'joint measured' : index <= 10 ? 'joint face' : 'joint',
-      r: demo.measuredLandmarks.includes(index) ? 14 : 8,
-    }));
+    this.body = new SkeletonDrawing();
+    this.body.highlight(demo.measuredLandmarks);
     this.angle = svg('text', { class: 'angle', 'text-anchor': 'start' });
     this.svg = svg('svg', {
       viewBox: `0 0 ${size} ${size}`, class: 'demonstration', role: 'img', id: 'demonstration',
       'aria-label': `Animated figure doing ${name}`,
-    }, this.head, this.bones, this.joints, this.angle);
+    }, this.body.element, this.angle);
     const angleWords = demo.unit === 'degrees' && demo.measuredLandmarks.length === 3
       ? `The counter follows the highlighted angle, from about ${Math.round(demo.startValue)}° to ${Math.round(demo.targetValue)}° and back: one repetition.`
       : 'The counter follows the highlighted joints: out and back is one repetition.';
@@ -171,28 +167,7 @@ class Demonstration {
   draw(index) {
     const frame = this.demo.frames[index];
     const at = (landmark) => [frame[landmark * 3] * FIGURE_HEIGHT, frame[landmark * 3 + 1] * FIGURE_HEIGHT];
-    this.demo.bones.forEach(([a, b], i) => {
-      const [x1, y1] = at(a);
-      const [x2, y2] = at(b);
-      const line = this.bones[i];
-      line.setAttribute('x1', x1.toFixed(1));
-      line.setAttribute('y1', y1.toFixed(1));
-      line.setAttribute('x2', x2.toFixed(1));
-      line.setAttribute('y2', y2.toFixed(1));
-    });
-    this.joints.forEach((joint, landmark) => {
-      const [x, y] = at(landmark);
-      joint.setAttribute('cx', x.toFixed(1));
-      joint.setAttribute('cy', y.toFixed(1));
-    });
-    // The head: a circle through the ears' midpoint, sized from the shoulders' distance to the hips.
-    const mid = (a, b) => { const [ax, ay] = at(a); const [bx, by] = at(b); return [(ax + bx) / 2, (ay + by) / 2]; };
-    const [earX, earY] = mid(7, 8);
-    const [shoulderX, shoulderY] = mid(11, 12);
-    const [hipX, hipY] = mid(23, 24);
-    this.head.setAttribute('cx', earX.toFixed(1));
-    this.head.setAttribute('cy', earY.toFixed(1));
-    this.head.setAttribute('r', (Math.hypot(shoulderX - hipX, shoulderY - hipY) * 0.22).toFixed(1));
+    this.body.draw(at);
     const angle = measuredAngle(frame, this.demo.measuredLandmarks);
     if (angle !== null) {
       const [x, y] = at(this.demo.measuredLandmarks[1]);

@@ -4,21 +4,11 @@
 // the picture. The drawing is decoration for sighted people; the count and cues are announced by the views' live
 // regions and the guidance by its own, so the SVG is hidden from screen readers.
 import { h, svg } from './dom.js';
+import { LANDMARKS, SkeletonDrawing } from './skeleton.js';
 
 const WIDTH = 1000;
 const RING_RADIUS = 70;
 const RING_LENGTH = 2 * Math.PI * RING_RADIUS;
-const LANDMARKS = 33;
-
-// BlazePose bones without the face (drawn as a head), as the demonstration draws them.
-const BONES = [
-  [11, 12], [11, 23], [12, 24], [23, 24],
-  [11, 13], [13, 15], [15, 17], [15, 19], [15, 21], [17, 19],
-  [12, 14], [14, 16], [16, 18], [16, 20], [16, 22], [18, 20],
-  [23, 25], [25, 27], [27, 29], [29, 31], [27, 31],
-  [24, 26], [26, 28], [28, 30], [30, 32], [28, 32],
-];
-
 export class CameraStage {
   constructor(video) {
     this.video = video;
@@ -26,11 +16,7 @@ export class CameraStage {
     this.latest = null;
     this.scheduled = false;
     this.measured = [];
-    this.bones = BONES.map(() => svg('line', { class: 'bone' }));
-    this.joints = Array.from({ length: LANDMARKS }, (_, index) => svg('circle', {
-      class: index <= 10 ? 'joint face' : 'joint', r: 9,
-    }));
-    this.head = svg('circle', { class: 'head' });
+    this.skeleton = new SkeletonDrawing();
     this.angle = svg('text', { class: 'angle' });
     this.ringFill = svg('circle', {
       class: 'ring-fill', r: RING_RADIUS, 'stroke-dasharray': `0 ${RING_LENGTH}`, transform: 'rotate(-90)',
@@ -38,7 +24,7 @@ export class CameraStage {
     this.ringCount = svg('text', { class: 'ring-count', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, '0');
     this.ring = svg('g', { class: 'ring', 'data-fraction': '0' },
       svg('circle', { class: 'ring-track', r: RING_RADIUS }), this.ringFill, this.ringCount);
-    this.body = svg('g', { class: 'body' }, this.head, this.bones, this.joints, this.angle);
+    this.body = svg('g', {}, this.skeleton.element, this.angle);
     this.overlay = svg('svg', { class: 'overlay', 'aria-hidden': 'true', id: 'overlay' }, this.body, this.ring);
     this.guidance = h('p', { class: 'guidance', id: 'guidance', role: 'status', hidden: true });
     this.element = h('div', { class: 'stage', id: 'stage' }, video, this.overlay, this.guidance);
@@ -86,28 +72,7 @@ export class CameraStage {
     }
     this.body.setAttribute('visibility', 'visible');
     const at = (index) => [points[index][0] * WIDTH, points[index][1] * this.height];
-    BONES.forEach(([a, b], i) => {
-      const [x1, y1] = at(a);
-      const [x2, y2] = at(b);
-      const line = this.bones[i];
-      line.setAttribute('x1', x1.toFixed(1));
-      line.setAttribute('y1', y1.toFixed(1));
-      line.setAttribute('x2', x2.toFixed(1));
-      line.setAttribute('y2', y2.toFixed(1));
-    });
-    this.joints.forEach((joint, index) => {
-      const [x, y] = at(index);
-      joint.setAttribute('cx', x.toFixed(1));
-      joint.setAttribute('cy', y.toFixed(1));
-      const visible = (points[index][3] ?? 1) >= 0.5;
-      joint.classList.toggle('unseen', !visible);
-    });
-    const [earX, earY] = at(7).map((value, i) => (value + at(8)[i]) / 2);
-    const [shoulderX, shoulderY] = at(11).map((value, i) => (value + at(12)[i]) / 2);
-    const [hipX, hipY] = at(23).map((value, i) => (value + at(24)[i]) / 2);
-    this.head.setAttribute('cx', earX.toFixed(1));
-    this.head.setAttribute('cy', earY.toFixed(1));
-    this.head.setAttribute('r', (Math.hypot(shoulderX - hipX, shoulderY - hipY) * 0.22).toFixed(1));
+    this.skeleton.draw(at, (index) => (points[index][3] ?? 1) >= 0.5);
     if (this.measured.length > 0) {
       const joint = this.measured[Math.floor(this.measured.length / 2)];
       const [x, y] = at(joint);
@@ -125,7 +90,7 @@ export class CameraStage {
     this.ring.dataset.fraction = fraction.toFixed(2);
     this.ring.classList.toggle('full', fraction >= 1);
     this.measured = event && Array.isArray(event.landmarks) ? event.landmarks.filter((i) => i >= 0 && i < LANDMARKS) : [];
-    this.joints.forEach((joint, index) => joint.classList.toggle('measured', this.measured.includes(index)));
+    this.skeleton.highlight(this.measured);
     if (event && Number.isFinite(event.value)) {
       this.angle.textContent = event.unit === 'degrees' ? `${Math.round(event.value)}°` : `${event.value.toFixed(2)}`;
     } else {
