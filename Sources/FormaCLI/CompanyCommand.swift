@@ -1,4 +1,5 @@
 import ArgumentParser
+import FormaCore
 import FormaServer
 import Foundation
 
@@ -6,8 +7,8 @@ import Foundation
 struct CompanyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "company",
-        abstract: "Create companies, list them, and manage their API keys, allowed web origins and webhooks.",
-        subcommands: [Create.self, List.self, RotateKey.self, RevokeKey.self, Origins.self, Webhook.self]
+        abstract: "Create companies, list them, and manage their API keys, allowed web origins, webhooks and branding.",
+        subcommands: [Create.self, List.self, RotateKey.self, RevokeKey.self, Origins.self, Webhook.self, Branding.self]
     )
 
     struct Create: AsyncParsableCommand {
@@ -140,6 +141,85 @@ struct CompanyCommand: AsyncParsableCommand {
                 Terminal.write("\(record.name) allows no web origins.")
             } else {
                 Terminal.write(record.allowedOrigins.joined(separator: "\n"))
+            }
+        }
+    }
+}
+
+extension CompanyCommand {
+    /// `forma company branding`: the accent colour and logo the company's embedded pages show.
+    struct Branding: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show or change the accent colour and logo of a company's embedded pages.",
+            discussion: """
+                With no change asked for, prints the current branding. The logo must be a PNG or JPEG image of at \
+                most 512 KiB and 1024 pixels a side; pages load it from /embed/logo/<company>.
+                """)
+
+        @Option(help: "The company's name.")
+        var name: String
+
+        @Option(help: "The accent colour, #RRGGBB.")
+        var accent: String?
+
+        @Flag(help: "Return to Forma's own accent colour.")
+        var noAccent = false
+
+        @Option(help: "A PNG or JPEG file to show as the logo.")
+        var logo: String?
+
+        @Flag(help: "Remove the logo.")
+        var noLogo = false
+
+        @OptionGroup var database: DatabaseOptions
+
+        func validate() throws {
+            if accent != nil && noAccent { throw ValidationError("use either --accent or --no-accent, not both") }
+            if logo != nil && noLogo { throw ValidationError("use either --logo or --no-logo, not both") }
+            if let accent, case .failure(let issue) = CompanyBrandingService.accentColor(accent, field: "--accent") {
+                throw ValidationError("\(issue.field): \(issue.message)")
+            }
+        }
+
+        func run() async throws {
+            // The file is read and judged before the database is opened, so a bad file changes nothing.
+            var logoFile: (data: Data, probe: ImageProbe)?
+            if let logo {
+                let data: Data
+                do {
+                    data = try Data(contentsOf: URL(fileURLWithPath: logo))
+                } catch {
+                    throw CompanyError(message: "--logo: cannot read \(logo)")
+                }
+                switch CompanyBrandingService.checkLogo(data) {
+                case .success(let probe): logoFile = (data, probe)
+                case .failure(let refusal): throw CompanyError(message: "--logo: \(refusal.description)")
+                }
+            }
+            let (company, record) = try await withMigratedApplication(try database.configuration()) { app in
+                guard let company = try await CompanyService(database: app.db).list()
+                    .first(where: { CompanyName.key($0.name) == CompanyName.key(name) })
+                else {
+                    throw CompanyError(message: "No company is named '\(name)'; `forma company list` shows them")
+                }
+                let service = CompanyBrandingService(database: app.db)
+                let id = company.id
+                var record = try await service.branding(companyID: id)
+                if noAccent || accent != nil {
+                    let colour = try CompanyBrandingService.accentColor(noAccent ? nil : accent).get()
+                    record = try await service.setAccentColor(companyID: id, colour)
+                }
+                if let logoFile { record = try await service.setLogo(companyID: id, data: logoFile.data, probe: logoFile.probe) }
+                if noLogo { record = try await service.deleteLogo(companyID: id) }
+                return (company.name, record)
+            }
+            Terminal.write("\(company): accent \(record.accentColor ?? "Forma's own")")
+            if let logo = record.logo {
+                Terminal.write(
+                    "logo \(logo.contentType) \(logo.width)×\(logo.height), \(logo.byteCount) bytes, at "
+                        + CompanyBrandingService.logoPath(companyName: company))
+            } else {
+                Terminal.write("no logo")
             }
         }
     }

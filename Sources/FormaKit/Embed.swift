@@ -50,10 +50,11 @@ public struct UserDetails: Sendable, Hashable {
     }
 }
 
-/// The look of an embedded page. The pages are drawn dark, seed 002's `IStyle(style: "dark")`; it is the only
-/// style they have, so it adds nothing to the URL.
+/// The look of an embedded page: dark (the default, seed 002's `IStyle(style: "dark")`) or light. The company's
+/// accent colour and logo, set on the server, apply to both (docs/embed.md, "Style and branding").
 public enum EmbedStyle: String, Sendable, Hashable, CaseIterable {
     case dark
+    case light
 }
 
 /// What the host posts to the page after `kinestex_launched` (docs/embed-protocol.md). Values are JSON-encoded,
@@ -125,8 +126,11 @@ public struct EmbedConfiguration: Sendable, Hashable, Encodable {
 
 extension FormaKit {
     /// The URL of an embed page on this server. It names the company (iframe hosts need it, docs/embed.md); `replay`
-    /// plays a recorded pose file instead of the camera; `legacyEvents` asks for the 2023 event names.
-    public func embedURL(_ page: EmbedPage, replay: URL? = nil, legacyEvents: Bool = false) -> URL {
+    /// plays a recorded pose file instead of the camera; `legacyEvents` asks for the 2023 event names; `style` is
+    /// the page's look (in the URL, so the page is drawn in it from the first frame).
+    public func embedURL(
+        _ page: EmbedPage, replay: URL? = nil, legacyEvents: Bool = false, style: EmbedStyle = .dark
+    ) -> URL {
         var path: String
         var query: [URLQueryItem] = [URLQueryItem(name: "company", value: companyName)]
         func segment(_ value: String) -> String {
@@ -151,6 +155,8 @@ extension FormaKit {
         }
         if let replay { query.append(URLQueryItem(name: "replay", value: replay.absoluteString)) }
         if legacyEvents { query.append(URLQueryItem(name: "events", value: "2023")) }
+        // Dark is the pages' own default, so only another style is named.
+        if style != .dark { query.append(URLQueryItem(name: "style", value: style.rawValue)) }
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
         let base = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
         components.percentEncodedPath = base + path

@@ -28,6 +28,8 @@ public enum FormaEvent: Sendable, Equatable {
     case themeSelected(ThemeSelected)
     /// The goals page saw a goal done that it had not told the host about since it loaded (`goal_completed`).
     case goalCompleted(GoalCompleted)
+    /// The fitness test page completed a test (`fitness_test_completed`): its level before and after.
+    case fitnessTestCompleted(FitnessTestCompleted)
     /// The competitions page joined the person to a competition (`competition_joined`).
     case competitionJoined(CompetitionJoined)
     case unknown(type: String, data: JSONValue)
@@ -132,6 +134,18 @@ public enum FormaEvent: Sendable, Equatable {
         public var completedAt: String
     }
 
+    /// A completed fitness test (docs/fitness-tests.md): its id and category, how many exercises it recorded, the
+    /// person's level before and after it (1–10), and whether it went up. The results stay on the server
+    /// (`GET /v1/fitness-tests/{id}`).
+    public struct FitnessTestCompleted: Sendable, Equatable, Codable {
+        public var id: String
+        public var category: String
+        public var exercises: Int
+        public var levelBefore: Int
+        public var level: Int
+        public var levelledUp: Bool
+    }
+
     /// A competition joined from `/embed/competitions`: its id, name and metric, and when the person joined (RFC
     /// 3339), from the answer of `PUT /v1/competitions/{id}/membership` (docs/competitions.md).
     public struct CompetitionJoined: Sendable, Equatable, Codable {
@@ -194,6 +208,7 @@ public enum FormaEvent: Sendable, Equatable {
         case "progress_opened": event = payload(ProgressOpened.self).map(FormaEvent.progressOpened)
         case "theme_selected": event = payload(ThemeSelected.self).map(FormaEvent.themeSelected)
         case "goal_completed": event = payload(GoalCompleted.self).map(FormaEvent.goalCompleted)
+        case "fitness_test_completed": event = payload(FitnessTestCompleted.self).map(FormaEvent.fitnessTestCompleted)
         case "competition_joined": event = payload(CompetitionJoined.self).map(FormaEvent.competitionJoined)
         case "trainer_schedule_next_workout":
             // Seed 002 puts scheduledFor beside type; accept it inside data too.

@@ -170,11 +170,11 @@ public struct FormaWebView: NSViewRepresentable {
 extension FormaKit {
     @MainActor
     private func view(
-        _ page: EmbedPage, planC: String? = nil, category: String? = nil, isLoading: Binding<Bool>,
+        _ page: EmbedPage, planC: String? = nil, category: String? = nil, style: EmbedStyle, isLoading: Binding<Bool>,
         state: FormaWebViewState?, onMessageReceived: @escaping (FormaEvent) -> Void
     ) -> FormaWebView {
         FormaWebView(
-            url: embedURL(page),
+            url: embedURL(page, style: style),
             configuration: { try await self.embedConfiguration(planC: planC, category: category) },
             isLoading: isLoading, onMessageReceived: onMessageReceived, state: state)
     }
@@ -182,43 +182,45 @@ extension FormaKit {
     /// Home: plans (the `planC` category first) and workouts (the `category` first).
     @MainActor
     public func createCategoryView(
-        planC: String? = nil, category: String? = nil, isLoading: Binding<Bool>, state: FormaWebViewState? = nil,
-        onMessageReceived: @escaping (FormaEvent) -> Void
+        planC: String? = nil, category: String? = nil, style: EmbedStyle = .dark, isLoading: Binding<Bool>,
+        state: FormaWebViewState? = nil, onMessageReceived: @escaping (FormaEvent) -> Void
     ) -> FormaWebView {
-        view(.home, planC: planC, category: category, isLoading: isLoading, state: state, onMessageReceived: onMessageReceived)
+        view(
+            .home, planC: planC, category: category, style: style, isLoading: isLoading, state: state,
+            onMessageReceived: onMessageReceived)
     }
 
     @MainActor
     public func createPlanView(
-        planId: String, isLoading: Binding<Bool>, state: FormaWebViewState? = nil,
+        planId: String, style: EmbedStyle = .dark, isLoading: Binding<Bool>, state: FormaWebViewState? = nil,
         onMessageReceived: @escaping (FormaEvent) -> Void
     ) -> FormaWebView {
-        view(.plan(id: planId), isLoading: isLoading, state: state, onMessageReceived: onMessageReceived)
+        view(.plan(id: planId), style: style, isLoading: isLoading, state: state, onMessageReceived: onMessageReceived)
     }
 
     @MainActor
     public func createWorkoutView(
-        workoutId: String, isLoading: Binding<Bool>, state: FormaWebViewState? = nil,
+        workoutId: String, style: EmbedStyle = .dark, isLoading: Binding<Bool>, state: FormaWebViewState? = nil,
         onMessageReceived: @escaping (FormaEvent) -> Void
     ) -> FormaWebView {
-        view(.workout(id: workoutId), isLoading: isLoading, state: state, onMessageReceived: onMessageReceived)
+        view(.workout(id: workoutId), style: style, isLoading: isLoading, state: state, onMessageReceived: onMessageReceived)
     }
 
     @MainActor
     public func createChallengeView(
-        exercise: String, seconds: Int = 60, isLoading: Binding<Bool>, state: FormaWebViewState? = nil,
-        onMessageReceived: @escaping (FormaEvent) -> Void
+        exercise: String, seconds: Int = 60, style: EmbedStyle = .dark, isLoading: Binding<Bool>,
+        state: FormaWebViewState? = nil, onMessageReceived: @escaping (FormaEvent) -> Void
     ) -> FormaWebView {
-        view(.challenge(exercise: exercise, seconds: seconds), isLoading: isLoading, state: state,
+        view(.challenge(exercise: exercise, seconds: seconds), style: style, isLoading: isLoading, state: state,
              onMessageReceived: onMessageReceived)
     }
 
     @MainActor
     public func createLeaderboardView(
-        exercise: String, seconds: Int = 60, isLoading: Binding<Bool>, state: FormaWebViewState? = nil,
-        onMessageReceived: @escaping (FormaEvent) -> Void
+        exercise: String, seconds: Int = 60, style: EmbedStyle = .dark, isLoading: Binding<Bool>,
+        state: FormaWebViewState? = nil, onMessageReceived: @escaping (FormaEvent) -> Void
     ) -> FormaWebView {
-        view(.leaderboard(exercise: exercise, seconds: seconds), isLoading: isLoading, state: state,
+        view(.leaderboard(exercise: exercise, seconds: seconds), style: style, isLoading: isLoading, state: state,
              onMessageReceived: onMessageReceived)
     }
 
@@ -226,10 +228,10 @@ extension FormaKit {
     /// ``FormaKit/currentExerciseMessage(_:)``, or start with `exercise`.
     @MainActor
     public func createCameraView(
-        exercise: String? = nil, isLoading: Binding<Bool>, state: FormaWebViewState? = nil,
+        exercise: String? = nil, style: EmbedStyle = .dark, isLoading: Binding<Bool>, state: FormaWebViewState? = nil,
         onMessageReceived: @escaping (FormaEvent) -> Void
     ) -> FormaWebView {
-        view(.camera(exercise: exercise), isLoading: isLoading, state: state, onMessageReceived: onMessageReceived)
+        view(.camera(exercise: exercise), style: style, isLoading: isLoading, state: state, onMessageReceived: onMessageReceived)
     }
 
     /// The AI trainer's chat (seed 002): profile, readiness check, the workout played inside the chat, check-in and
@@ -241,7 +243,7 @@ extension FormaKit {
         user: UserDetails? = nil, style: EmbedStyle = .dark, isLoading: Binding<Bool>,
         state: FormaWebViewState? = nil, onMessageReceived: @escaping (FormaEvent) -> Void
     ) -> FormaWebView {
-        view(.trainer(user: user), isLoading: isLoading, state: state, onMessageReceived: onMessageReceived)
+        view(.trainer(user: user), style: style, isLoading: isLoading, state: state, onMessageReceived: onMessageReceived)
     }
 }
 

@@ -5,10 +5,11 @@ public enum LiveControl: Sendable, Equatable, Codable {
     case hello(token: String)
     /// `exerciseID` is the catalogue id of the workout item this set belongs to, when the client knows it;
     /// `aspectRatio` the camera image's width over height; `challengeSeconds` makes the session a timed challenge.
-    /// `source` says where the landmarks come from (a camera unless the client says it replays a recording).
+    /// `source` says where the landmarks come from (a camera unless the client says it replays a recording);
+    /// `progress` asks for `progress` events (a client that shows a repetition ring), which are not sent otherwise.
     case start(
         exercise: String, workoutID: String? = nil, exerciseID: String? = nil, aspectRatio: Double? = nil,
-        challengeSeconds: Int? = nil, source: LiveSource? = nil)
+        challengeSeconds: Int? = nil, source: LiveSource? = nil, progress: Bool? = nil)
     case exercise(exercise: String, exerciseID: String? = nil)
     case pause
     case resume
@@ -37,7 +38,7 @@ public enum LiveControl: Sendable, Equatable, Codable {
     public var jsonText: String { LiveJSON.text(self) }
 
     private enum Key: String, CodingKey {
-        case type, token, exercise, workoutId, exerciseId, aspectRatio, challengeSeconds, source
+        case type, token, exercise, workoutId, exerciseId, aspectRatio, challengeSeconds, source, progress
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,7 +69,8 @@ public enum LiveControl: Sendable, Equatable, Codable {
                 exercise: try Self.required(.exercise, in: container),
                 workoutID: try Self.string(.workoutId, in: container),
                 exerciseID: try Self.string(.exerciseId, in: container), aspectRatio: aspectRatio,
-                challengeSeconds: challengeSeconds, source: try Self.source(in: container))
+                challengeSeconds: challengeSeconds, source: try Self.source(in: container),
+                progress: try Self.flag(.progress, in: container))
         case "exercise":
             self = .exercise(
                 exercise: try Self.required(.exercise, in: container),
@@ -87,8 +89,9 @@ public enum LiveControl: Sendable, Equatable, Codable {
         case .hello(let token):
             try container.encode("hello", forKey: .type)
             try container.encode(token, forKey: .token)
-        case let .start(exercise, workoutID, exerciseID, aspectRatio, challengeSeconds, source):
+        case let .start(exercise, workoutID, exerciseID, aspectRatio, challengeSeconds, source, progress):
             try container.encode("start", forKey: .type)
+            try container.encodeIfPresent(progress, forKey: .progress)
             try container.encodeIfPresent(source, forKey: .source)
             try container.encode(exercise, forKey: .exercise)
             try container.encodeIfPresent(workoutID, forKey: .workoutId)
@@ -136,6 +139,15 @@ public enum LiveControl: Sendable, Equatable, Codable {
             throw LiveProblem(field: "source", message: "must be camera or replay")
         }
         return source
+    }
+
+    /// A boolean field; `null` counts as absent.
+    private static func flag(_ key: Key, in container: KeyedDecodingContainer<Key>) throws -> Bool? {
+        do {
+            return try container.decodeIfPresent(Bool.self, forKey: key)
+        } catch {
+            throw LiveProblem(field: key.stringValue, message: "must be true or false")
+        }
     }
 
     /// A number field (`true` is not one) that `valid` accepts, else `problem`; `null` counts as absent.

@@ -18,6 +18,8 @@ public enum LiveEvent: Sendable, Equatable, Codable {
     case set(SetResult)
     case summary(sets: [SetResult])
     case challenge(ChallengeResult)
+    /// Where the repetition under way stands, at most ``Progress/maximumPerSecond`` times a second of frame time.
+    case progress(Progress)
     case unknown(type: String)
 
     /// The session is authenticated; the limits it enforces.
@@ -112,6 +114,31 @@ public enum LiveEvent: Sendable, Equatable, Codable {
         }
     }
 
+    /// Where the repetition under way stands, for a display that fills as the person moves: `fraction` 0 in the
+    /// start position to 1 at the excursion a repetition must reach to count, `value` the measure as the counter reads
+    /// it (smoothed) in `unit`, and `landmarks` the BlazePose indices of the measure on the side read (for an angle,
+    /// the middle one is the joint).
+    public struct Progress: Sendable, Equatable, Codable {
+        /// Progress events a session sends per second of frame time, at most.
+        public static let maximumPerSecond = 10.0
+
+        public var exercise: String
+        public var t: Double
+        public var fraction: Double
+        public var value: Double
+        public var unit: String
+        public var landmarks: [Int]
+
+        public init(_ progress: PoseAnalyzer.Progress, exercise: PoseExercise) {
+            self.exercise = exercise.id
+            t = LiveEvent.hundredths(progress.timeSeconds)
+            fraction = LiveEvent.hundredths(progress.fraction)
+            value = LiveEvent.tenths(progress.value)
+            unit = exercise.signal.measure.unit
+            landmarks = exercise.signal.measure.shownJoints.map { $0.landmark(progress.side).rawValue }
+        }
+    }
+
     /// The event a streaming analysis of `exercise` reports, with times to a hundredth of a second and ranges of
     /// motion to a tenth: the one mapping from FormaMotion's events to the protocol's, for the server and the device.
     public init(_ event: PoseEvent, exercise: String) {
@@ -163,13 +190,14 @@ public enum LiveEvent: Sendable, Equatable, Codable {
         case .set: Kind.set.rawValue
         case .summary: Kind.summary.rawValue
         case .challenge: Kind.challenge.rawValue
+        case .progress: Kind.progress.rawValue
         case .unknown(let type): type
         }
     }
 
     /// The `type`s this version knows, each spelled here once.
     private enum Kind: String {
-        case ready, rep, partial, mistake, set, summary, challenge
+        case ready, rep, partial, mistake, set, summary, challenge, progress
         case leftFrame = "left_frame"
         case returnedFrame = "returned_frame"
     }
@@ -191,6 +219,7 @@ public enum LiveEvent: Sendable, Equatable, Codable {
         case .set: self = .set(try SetResult(from: decoder))
         case .summary: self = .summary(sets: try container.decode([SetResult].self, forKey: .sets))
         case .challenge: self = .challenge(try ChallengeResult(from: decoder))
+        case .progress: self = .progress(try Progress(from: decoder))
         case nil: self = .unknown(type: type)
         }
     }
@@ -209,12 +238,13 @@ public enum LiveEvent: Sendable, Equatable, Codable {
         case .set(let set): try set.encode(to: encoder)
         case .summary(let sets): try container.encode(sets, forKey: .sets)
         case .challenge(let result): try result.encode(to: encoder)
+        case .progress(let progress): try progress.encode(to: encoder)
         case .unknown: break
         }
     }
 
-    private static func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
-    private static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+    fileprivate static func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+    fileprivate static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 }
 
 /// What one finished set amounted to: what the session reports (``LiveEvent/SetResult``) and what it stores with a

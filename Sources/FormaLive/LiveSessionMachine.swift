@@ -75,6 +75,9 @@ public struct LiveSessionMachine: Sendable {
     private var source = LiveSource.camera
     private var paused = false
     private var lastFrameTime: Double?
+    /// Whether the client asked for `progress` events in `start`, and the frame time of the last one sent.
+    private var sendsProgress = false
+    private var lastProgressTime = -Double.infinity
     private var sets: [LiveSetSummary] = []
     private var challenge: Challenge?
 
@@ -154,10 +157,11 @@ public struct LiveSessionMachine: Sendable {
         switch control {
         case .hello:
             break
-        case let .start(exercise, workoutID, exerciseID, aspectRatio, challengeSeconds, source):
+        case let .start(exercise, workoutID, exerciseID, aspectRatio, challengeSeconds, source, progress):
             guard analyzer == nil, challenge == nil, pendingStart == nil else {
                 throw Self.bad("type", "already started; send exercise to change exercise")
             }
+            sendsProgress = progress ?? false
             if challengeSeconds != nil, workoutID != nil {
                 throw Self.bad("challengeSeconds", "a challenge is not part of a workout")
             }
@@ -207,6 +211,7 @@ public struct LiveSessionMachine: Sendable {
         }
         analyzer = PoseAnalyzer(exercise: exercise, aspectRatio: aspectRatio)
         setExerciseID = exerciseID
+        lastProgressTime = -Double.infinity
     }
 
     private static func bad(_ field: String, _ message: String) -> LiveClose {
@@ -264,6 +269,13 @@ public struct LiveSessionMachine: Sendable {
         let events = analyzer.process(frame)
         self.analyzer = analyzer
         for event in events { outputs.append(.send(LiveEvent(event, exercise: analyzer.exercise.id))) }
+        // At most ten a second of frame time: enough for a ring to move smoothly, a small share of the frames.
+        if sendsProgress, let progress = analyzer.progress,
+            progress.timeSeconds - lastProgressTime >= 1 / LiveEvent.Progress.maximumPerSecond - 0.005
+        {
+            lastProgressTime = progress.timeSeconds
+            outputs.append(.send(.progress(LiveEvent.Progress(progress, exercise: analyzer.exercise))))
+        }
     }
 
     /// Ends a challenge whose time is up: the set is finished and the score stored, for the leaderboard when it came

@@ -23,6 +23,12 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
 7c. the trainer's chat at phone size (/embed/trainer): pre-fill not asked, quick replies and typed answers (a refused
    one keeps the question), a reload resumes, the workout played inline (left once: `workout_exit_request`; then to
    the end), the check-in, a proposed time picked and sent to the host as `trainer_schedule_next_workout`; axe-core.
+7d. the fitness test at phone size (/embed/fitness-test): tracking from the search, iOS's motion permission refused
+   then granted, synthetic `devicemotion` events recorded and counted by the server, no motion said, Skip, the
+   result beside the previous one, the level going up, Track / Untrack, `fitness_test_completed`; axe-core; and
+   at tablet size, a test started elsewhere carried on to its baseline level; fitness.js's recorder writes the API's
+   motion format (sample rate or times, g, deg/s), which the server counts.
+7e. home's "Your workouts" grouped into In progress (Resume, Quit) and Saved; axe-core.
 8. the messages the page sent have exactly the shapes FormaKit's decoding tests know.
 9. live.js encodes pose frames byte for byte as the Swift codec does (the golden frames FormaLiveTests writes).
 
@@ -385,8 +391,8 @@ def test_waits_retry_until_the_element_appears(harness):
         assert "timed out after 0.5 s" in str(timeout) and "NoSuchElementException" in str(timeout), timeout
 
 
-def open_in_iframe(harness, src, user):
-    config = {"key": harness.key, "company": "Acme", "userId": user}
+def open_in_iframe(harness, src, user, **extra):
+    config = {"key": harness.key, "company": "Acme", "userId": user, **extra}
     query = urllib.parse.urlencode({"forma": harness.base, "src": src, "config": json.dumps(config)})
     harness.driver.get(f"{harness.host}/host.html?{query}")
     return lambda: harness.driver.execute_script("return window.formaEvents")
@@ -407,6 +413,76 @@ def test_camera_component(harness):
     assert done[0]["data"]["exercise"] == "squat" and done[0]["data"]["repeats"] == SQUAT_REPS, done[0]
     assert [r["data"]["repeats"] for r in reps] == list(range(1, SQUAT_REPS + 1)), reps
     RECEIVED.extend(driver.execute_script("return window.formaRaw"))
+
+
+STAGE_RECORDER = """
+window.stageLog = {fractions: [], guidance: [], joints: 0, measured: 0, angles: []};
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    const target = change.target;
+    if (target.classList && target.classList.contains('ring') && change.attributeName === 'data-fraction') {
+      window.stageLog.fractions.push(Number(target.dataset.fraction));
+    }
+    if (target.id === 'guidance' && change.attributeName === 'hidden') {
+      window.stageLog.guidance.push(target.hidden ? '' : target.textContent);
+    }
+  }
+  const drawn = document.querySelectorAll('#overlay circle.joint[cx]').length;
+  window.stageLog.joints = Math.max(window.stageLog.joints, drawn);
+  window.stageLog.measured = Math.max(window.stageLog.measured,
+    document.querySelectorAll('#overlay circle.joint.measured').length);
+  const angle = document.querySelector('#overlay text.angle');
+  if (angle && angle.textContent) window.stageLog.angles.push(angle.textContent);
+}).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['data-fraction', 'hidden', 'cx', 'class']});
+"""
+
+
+def test_camera_stage(harness):
+    """The camera stage while a recording replays: the 33 landmarks drawn, the 3 of the knee angle highlighted with
+    its value in degrees, the ring filling to full and emptying with the server's progress events for every
+    repetition, its count ending at the page's count, and guidance while the person is out of the picture (frames
+    without a person in the middle of the recording), gone when they return. A recorder installed in the page keeps
+    every change, so nothing depends on how fast the test looks."""
+    driver = harness.driver
+    with open(os.path.join(harness.work, "squats.json")) as original:
+        recording = json.load(original)
+    for frame in recording["frames"]:
+        if 7.0 <= frame["t"] < 10.0:
+            frame["landmarks"] = None
+    with open(os.path.join(harness.work, "squats-away.json"), "w") as away:
+        json.dump(recording, away)
+    events = open_in_iframe(harness, f"{harness.base}/embed/camera?company=Acme&replay={harness.host}/squats-away.json",
+                            "stage-user")
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    wait_until(lambda: "Waiting for an exercise" in driver.find_element(By.TAG_NAME, "h1").text, 30, "the camera view")
+    driver.execute_script(STAGE_RECORDER)
+    driver.switch_to.default_content()
+    driver.execute_script("document.getElementById('forma').contentWindow.postMessage("
+                          "JSON.stringify({currentExercise: 'squat'}), arguments[0]);", harness.base)
+    done = wait_until(lambda: [e for e in events() if e["type"] == "exercise_completed"], 120, "exercise_completed")
+    counted = done[0]["data"]["repeats"]
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    log = driver.execute_script("return window.stageLog")
+    ring_count = driver.find_element(By.CSS_SELECTOR, "#overlay g.ring").get_attribute("data-count")
+    driver.switch_to.default_content()
+
+    assert log["joints"] == 33, log["joints"]
+    assert log["measured"] == 3, log["measured"]
+    assert log["angles"] and all(re.fullmatch(r"\d{2,3}°", a) for a in log["angles"]), log["angles"][:10]
+    # every counted repetition filled the ring and it emptied after: count the climbs to full
+    fills, low = 0, True
+    for fraction in log["fractions"]:
+        if low and fraction >= 1:
+            fills, low = fills + 1, False
+        elif fraction <= 0.2:
+            low = True
+    assert counted >= SQUAT_REPS - 2 and fills == counted, (counted, fills, log["fractions"][:80])
+    assert ring_count == str(counted), ring_count
+    shown = [g for g in log["guidance"] if g]
+    assert shown and shown[0].startswith("Move back into the picture"), log["guidance"]
+    assert log["guidance"][-1] == "", "the guidance went away when the person came back"
+    assert [e["type"] for e in events() if e["type"] in ("left_camera_frame", "returned_camera_frame")] == \
+        ["left_camera_frame", "returned_camera_frame"]
 
 
 def test_camera_component_exercise_in_the_configuration(harness):
@@ -1053,6 +1129,188 @@ def test_themes_page(harness):
     assert harness.api("GET", "/v1/me/themes", user)["total"] == 0
 
 
+def company_call(harness, method, path, body=None, content_type="application/json"):
+    """A company API call with Acme's key, as the company's back end makes it."""
+    data = body if isinstance(body, bytes) else (json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(harness.base + path, method=method, data=data,
+                                     headers={"X-Forma-Key": harness.key, "Content-Type": content_type})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read() or b"null")
+
+
+def relative_luminance(rgb):
+    def channel(c):
+        c = c / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a, b):
+    light, dark = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def css_rgb(value):
+    """`rgb(1, 2, 3)` or `#010203` as a tuple."""
+    value = value.strip()
+    if value.startswith("#"):
+        return tuple(int(value[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(float(part)) for part in re.findall(r"[\d.]+", value)[:3])
+
+
+def page_look(driver):
+    return driver.execute_script("""
+        const root = getComputedStyle(document.documentElement);
+        const add = document.getElementById('add');
+        const logo = document.querySelector('header.brand img');
+        return {style: document.documentElement.dataset.style,
+                background: getComputedStyle(document.body).backgroundColor,
+                text: getComputedStyle(document.body).color,
+                button: add && getComputedStyle(add).backgroundColor,
+                buttonText: add && getComputedStyle(add).color,
+                accentText: root.getPropertyValue('--accent-text'),
+                logo: logo && {alt: logo.alt, width: logo.naturalWidth, complete: logo.complete}};""")
+
+
+def check_axe(driver):
+    from axe_selenium_python import Axe
+
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run()
+    assert not results["violations"], json.dumps(
+        [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
+
+
+def test_style_and_branding(harness):
+    """The host's style and the company's branding: with `?style=light` the goals page is drawn light, with Acme's
+    accent on its buttons (text on them black or white, whichever reads) and Acme's logo above it; with `style: dark`
+    in the configuration it is drawn dark, and the accent used as text is lightened until it reads (4.5:1). An
+    unknown style is reported, naming `style`, and the page stays usable. axe-core finds no violation in either
+    style."""
+    driver = harness.driver
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "FormaServerTests", "Fixtures",
+                           "avatar-6x4.png"), "rb") as image:
+        logo = image.read()
+    # a dark blue: too dark to read as text on the dark page, fine on the light one
+    company_call(harness, "PUT", "/v1/company/branding", {"accentColor": "#2B4C9B"})
+    company_call(harness, "PUT", "/v1/company/branding/logo", logo, content_type="image/png")
+    try:
+        user = "style-user"
+        open_in_iframe(harness, f"{harness.base}/embed/goals?company=Acme&style=light", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li.empty"), 30, "the goals page")
+        look = wait_until(lambda: (lambda l: l if l["logo"] and l["logo"]["complete"] else None)(page_look(driver)),
+                          10, "the logo loaded")
+        assert look["style"] == "light", look
+        assert css_rgb(look["background"]) == (247, 248, 249), look
+        assert css_rgb(look["button"]) == (0x2b, 0x4c, 0x9b), look
+        assert css_rgb(look["buttonText"]) == (255, 255, 255), look
+        assert look["logo"] == {"alt": "Acme logo", "width": 6, "complete": True}, look
+        check_axe(driver)
+        driver.switch_to.default_content()
+
+        open_in_iframe(harness, f"{harness.base}/embed/goals?company=Acme", user, style="dark")
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li.empty"), 30, "the goals page, dark")
+        look = page_look(driver)
+        assert look["style"] == "dark", look
+        assert css_rgb(look["background"]) == (16, 18, 20), look
+        accent_text = css_rgb(look["accentText"])
+        assert accent_text != (0x2b, 0x4c, 0x9b), "the accent was not lightened for text on the dark page"
+        assert contrast_ratio(accent_text, (16, 18, 20)) >= 4.5, look
+        check_axe(driver)
+        driver.switch_to.default_content()
+
+        # every list and chart page, light: nothing axe-core flags (contrast above all)
+        for page, ready in (("themes", "#themes li.empty"), ("progress", ".progress-charts"),
+                            ("pain-map", ".pain-map"), ("trainer", "#composer[data-field]"),
+                            ("fitness-test", "#fitness-choices"), ("", ".workout-groups")):
+            open_in_iframe(harness, f"{harness.base}/embed/{page}?company=Acme&style=light", user)
+            driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+            wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ready), 30, f"the {page} page, light")
+            assert page_look(driver)["style"] == "light"
+            check_axe(driver)
+            driver.switch_to.default_content()
+
+        open_in_iframe(harness, f"{harness.base}/embed/goals?company=Acme", user, style="sepia")
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        notice = wait_until(lambda: driver.find_element(By.ID, "notice").text, 30, "the style notice")
+        assert notice == "style: 'sepia' is not a style of these pages (dark or light)", notice
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li.empty"), 30, "the goals page, still there")
+        assert page_look(driver)["style"] == "dark"
+        driver.switch_to.default_content()
+    finally:
+        company_call(harness, "PUT", "/v1/company/branding", {})
+        company_call(harness, "DELETE", "/v1/company/branding/logo")
+
+
+def test_exercise_pages(harness):
+    """/embed/exercises finds what the API finds for the same search and filters; /embed/exercise/{id} shows the
+    counter's demonstration moving (33 landmarks and the measured angle drawn), the muscles on the body figures,
+    the equipment and every instruction as a step; with reduced motion asked for, the figure stands still at the
+    turning point until Play; axe-core finds no violation."""
+    driver = harness.driver
+    user = "exercises-user"
+    open_in_iframe(harness, f"{harness.base}/embed/exercises?company=Acme", user)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#exercise-results li"), 30, "the first results")
+    box = driver.find_element(By.ID, "exercise-query")
+    box.clear()
+    box.send_keys("squat")
+    for field, value in (("muscle", "quadriceps"), ("equipment", "barbell")):
+        driver.execute_script("const s = document.getElementById(arguments[0]); s.value = arguments[1];",
+                              field, value)
+    driver.find_element(By.ID, "search").click()
+    expected = harness.api("GET", "/v1/exercises?q=squat&muscle=quadriceps&equipment=barbell&perPage=20", user)
+    names = [item["name"] for item in expected["items"]]
+    assert "Barbell Squat" in names, names
+
+    def shown():
+        return [a.text for a in driver.find_elements(By.CSS_SELECTOR, "#exercise-results li a")]
+    wait_until(lambda: shown() == names, 20, f"the results {names}")
+    status = driver.find_element(By.ID, "exercise-count").text
+    assert status.startswith(f"{expected['total']} exercise"), status
+    check_axe(driver)
+
+    wait_until(lambda: click_if_present(driver, "#exercise-results li[data-exercise-id='Barbell_Squat'] a"), 10,
+               "the Barbell Squat link")
+    demo = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "svg#demonstration"), 30, "the demonstration")[0]
+    assert len(driver.find_elements(By.CSS_SELECTOR, "svg#demonstration circle.joint")) == 33
+    assert len(driver.find_elements(By.CSS_SELECTOR, "svg#demonstration circle.joint.measured")) == 3
+    assert demo.get_attribute("data-playing") == "true"
+    first = demo.get_attribute("data-frame")
+    wait_until(lambda: demo.get_attribute("data-frame") != first, 20, "the figure to move")
+    assert driver.find_element(By.CSS_SELECTOR, "svg#demonstration text.angle").text.endswith("°")
+    exercise = harness.api("GET", "/v1/exercises/Barbell_Squat", user)
+    steps = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#steps li")]
+    assert steps == exercise["instructions"], steps
+    assert driver.find_elements(By.CSS_SELECTOR, ".muscle-figures .region.primary[data-region='thigh front']")
+    assert driver.find_elements(By.CSS_SELECTOR, ".muscle-figures .region.secondary[data-region='glute']")
+    assert driver.find_element(By.ID, "equipment").text == "Barbell"
+    check_axe(driver)
+    driver.switch_to.default_content()
+
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        open_in_iframe(harness, f"{harness.base}/embed/exercise/Barbell_Squat?company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        demo = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "svg#demonstration"), 30,
+                          "the demonstration, reduced motion")[0]
+        assert demo.get_attribute("data-playing") in (None, "false"), "the figure moved although less motion was asked"
+        still = demo.get_attribute("data-frame")
+        button = driver.find_element(By.ID, "demonstration-play")
+        assert button.text == "Play" and button.get_attribute("aria-pressed") == "false"
+        button.click()
+        wait_until(lambda: demo.get_attribute("data-frame") != still, 20, "the figure to move after Play")
+        assert button.get_attribute("aria-pressed") == "true"
+        driver.switch_to.default_content()
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
 def backdate_active_run(harness, workout_id, user, seconds):
     """Moves the person's run in progress `seconds` back in the server's SQLite database, as if they had started it
     that long ago: the server's clock is the real one here, and a goal counts only runs active for at least 10
@@ -1187,6 +1445,342 @@ def test_goals_page(harness):
     RECEIVED.extend(raw for raw in driver.execute_script("return window.formaRaw") if "goal_completed" in raw)
 
 
+# ---- the fitness test (/embed/fitness-test, docs/fitness-tests.md "The page") and the home page's workout groups
+
+def motion_samples(reps, period, seconds, seed, lead=3.0):
+    """`seconds` of wrist motion at 50 Hz in the API's terms (g, gravity included, an upright phone reads y = −1):
+    `lead` seconds of rest, `reps` vertical strokes `period` seconds apart, rest to the end."""
+    import math
+    import random
+    rng = random.Random(seed)
+    accel = []
+    for i in range(int(seconds * 50)):
+        t = i / 50 - lead
+        stroke = 0.35 * math.sin(2 * math.pi * t / period) if 0 <= t < reps * period else 0
+        accel.append([rng.gauss(0, 0.01), -1 + stroke + rng.gauss(0, 0.01), rng.gauss(0, 0.01)])
+    return accel
+
+
+def dispatch_motion(driver, accel):
+    """Dispatches one `devicemotion` event per sample into the page, 20 ms apart by their `interval`, in the web's
+    terms (m/s², the opposite sign of the API's); answers the page's state after the last one."""
+    return driver.execute_script("""
+        const [accel] = arguments;
+        for (const [x, y, z] of accel) {
+          window.dispatchEvent(new DeviceMotionEvent('devicemotion', {
+            accelerationIncludingGravity: { x: -x * 9.80665, y: -y * 9.80665, z: -z * 9.80665 }, interval: 20 }));
+        }
+        return document.querySelector('.fitness-run').dataset.state;
+    """, accel)
+
+
+def result_text(result):
+    """A stored result as the page words it: the rate to one decimal, halves away from zero, as Intl rounds."""
+    from decimal import Decimal, ROUND_HALF_UP
+    rate = Decimal(result["ratePerMinute"]).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return f"{result['reps']} repetitions, {rate} a minute"
+
+
+def fitness_state(driver):
+    return driver.find_element(By.CSS_SELECTOR, ".fitness-run").get_attribute("data-state")
+
+
+def test_fitness_test_page(harness):
+    """/embed/fitness-test at phone size: the person tracks an exercise from the search, ticks two tracked ones and
+    starts; a refused motion permission (iOS's prompt) is said and Begin stays; synthetic `devicemotion` events
+    dispatched into the page are recorded for 30 s of samples and sent, and the server's count is shown beside the
+    previous result; with no motion arriving the page says so; Skip sends 15 s; the completed test shows the level
+    going up from the baseline; Track / Untrack toggles the server's tracking; the host gets
+    `fitness_test_completed`; axe-core finds no violation."""
+    driver = harness.driver
+    user = "fitness-page-user"
+    driver.set_window_size(390, 844)
+    try:
+        # the baseline: one earlier test of push-ups at 24 a minute
+        harness.api("PUT", "/v1/me/tracked-exercises/Pushups", user)
+        baseline = harness.api("POST", "/v1/fitness-tests", user, {"category": "strength", "exerciseIds": ["Pushups"]})
+        baseline = harness.api("POST", f"/v1/fitness-tests/{baseline['id']}/exercises/Pushups/motion", user,
+                               motion_set(8, 2.5, 1))
+        assert baseline["status"] == "completed" and baseline["level"]["after"] == 1, baseline
+        events = open_in_iframe(harness, f"{harness.base}/embed/fitness-test?company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        fitness_setup(harness, driver, user)
+        test = fitness_record_both(harness, driver, user)
+        fitness_results(harness, driver, user, test, baseline)
+        driver.switch_to.default_content()
+        told = wait_until(lambda: [e for e in events() if e["type"] == "fitness_test_completed"], 10,
+                          "fitness_test_completed")
+        assert told == [{"type": "fitness_test_completed", "data": {
+            "id": test["id"], "category": "strength", "exercises": 2, "levelBefore": 1, "level": 2,
+            "levelledUp": True}}], told
+        refused = [e["data"] for e in events() if e["type"] == "error_occurred"]
+        assert [e["code"] for e in refused] == ["motion"] and "refused" in refused[0]["message"], refused
+        RECEIVED.extend(raw for raw in driver.execute_script("return window.formaRaw") if "fitness_test_completed" in raw)
+    finally:
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
+def fitness_setup(harness, driver, user):
+    level = wait_until(lambda: driver.find_element(By.ID, "fitness-level").text, 30, "the level")
+    assert level == "Your level: 1 (beginner) · 1 test completed", level
+    wait_until(lambda: driver.find_elements(By.ID, "fitness-exercise-Pushups"), 10, "Pushups to tick")
+    # Sit-Up is tracked from the search
+    driver.find_element(By.ID, "track-search").send_keys("sit-up")
+    driver.find_element(By.ID, "track-find").click()
+    track = wait_until(lambda: [b for b in driver.find_elements(By.CSS_SELECTOR, "#track-results button.track")
+                                if b.text == "Track Sit-Up" and b.is_enabled()], 10, "the Track Sit-Up button")
+    track[0].click()
+    wait_until(lambda: driver.find_element(By.ID, "fitness-status").text == "Sit-Up is tracked: fitness tests can pick it.",
+               10, "Sit-Up tracked")
+    assert harness.api("GET", "/v1/me/tracked-exercises/Sit-Up", user)["tracked"] is True
+    boxes = wait_until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#fitness-choices input")) == 2
+                       and driver.find_elements(By.CSS_SELECTOR, "#fitness-choices input"), 10, "two tracked exercises")
+    assert driver.find_element(By.CSS_SELECTOR, "#track-results button[data-exercise-id='Sit-Up']").text == "Untrack Sit-Up"
+    check_axe(driver)
+    for box in boxes:
+        box.click()
+    driver.find_element(By.ID, "start-test").click()
+    wait_until(lambda: driver.find_elements(By.ID, "begin"), 20, "the first exercise")
+
+
+def fitness_record_both(harness, driver, user):
+    test = harness.api("GET", "/v1/fitness-tests?limit=1", user)["items"][0]
+    assert test["status"] == "in_progress" and sorted(test["remaining"]) == ["Pushups", "Sit-Up"], test
+    order = [item["exerciseId"] for item in test["exercises"]]
+    for number, exercise_id in enumerate(order, start=1):
+        section = wait_until(lambda: driver.find_element(By.CSS_SELECTOR, f".fitness-run[data-exercise-id='{exercise_id}']"),
+                             20, f"exercise {number}")
+        assert driver.find_element(By.ID, "fitness-progress").text == f"Exercise {number} of 2"
+        previous = driver.find_element(By.ID, "fitness-previous").text
+        if exercise_id == "Pushups":
+            listed = harness.api("GET", f"/v1/fitness-tests/{test['id']}", user)["exercises"]
+            shown = next(item["previous"] for item in listed if item["exerciseId"] == "Pushups")
+            assert previous == f"Last time: {result_text(shown)}.", previous
+            record_full_time(driver)
+        else:
+            assert previous == "No earlier result: this one sets your baseline.", previous
+            record_without_motion_then_skip(driver)
+        result = wait_until(lambda: recorded_result(driver), 60, f"result {number}")
+        stored = next(item for item in harness.api("GET", f"/v1/fitness-tests/{test['id']}", user)["exercises"]
+                      if item["exerciseId"] == exercise_id)["result"]
+        line = result_text(stored)
+        assert result == line, (result, line)
+        # the server counted the strokes in the page's recording
+        assert abs(stored["reps"] - (10 if exercise_id == "Pushups" else 6)) <= 1, stored
+        assert section.get_attribute("data-state") == "recorded"
+        assert driver.switch_to.active_element.get_attribute("id") == "result-heading"
+        if number == 1:
+            check_axe(driver)
+        wait_until(lambda: click_if_present(driver, "#next"), 10, "the Next button")
+    return harness.api("GET", f"/v1/fitness-tests/{test['id']}", user)
+
+
+def recorded_result(driver):
+    """The result line once the page shows it; a recording the page gave up on fails at once with its message."""
+    if fitness_state(driver) == "ready" and driver.find_element(By.ID, "fitness-alert").text:
+        raise AssertionError(f"not recorded: {driver.find_element(By.ID, 'fitness-alert').text}")
+    return driver.find_element(By.ID, "result-this").text
+
+
+def record_full_time(driver):
+    """iOS's permission prompt refused, then granted; 30 s of samples end the recording on their own."""
+    driver.execute_script("DeviceMotionEvent.requestPermission = () => Promise.resolve('denied');")
+    driver.find_element(By.ID, "begin").click()
+    alert = wait_until(lambda: driver.find_element(By.ID, "fitness-alert").text, 10, "the refusal")
+    assert "Motion access was refused" in alert, alert
+    assert fitness_state(driver) == "ready" and driver.find_element(By.ID, "begin").is_displayed()
+    driver.execute_script("DeviceMotionEvent.requestPermission = () => Promise.resolve('granted');")
+    driver.find_element(By.ID, "begin").click()
+    wait_until(lambda: fitness_state(driver) == "recording", 10, "the recording")
+    assert driver.find_element(By.ID, "fitness-alert").text == ""
+    assert driver.find_element(By.ID, "fitness-timer").text == "0:30"
+    # 1,500 samples at 20 ms are the 30 seconds: the page stops and sends by itself
+    state = dispatch_motion(driver, motion_samples(10, 2.0, 30, seed=7))
+    assert state in ("sending", "recorded"), state
+
+
+def record_without_motion_then_skip(driver):
+    """No prompt (Android, desktop): Begin records at once; nothing arriving is said; 15 s of samples, then Skip."""
+    driver.execute_script("delete DeviceMotionEvent.requestPermission;")
+    driver.find_element(By.ID, "begin").click()
+    wait_until(lambda: fitness_state(driver) == "recording", 10, "the recording")
+    alert = wait_until(lambda: driver.find_element(By.ID, "fitness-alert").text, 30, "the no-motion message")
+    assert "No motion is arriving" in alert, alert
+    assert dispatch_motion(driver, motion_samples(6, 2.0, 15, seed=8, lead=1.5)) == "recording"
+    assert driver.find_element(By.ID, "fitness-alert").text == ""
+    assert driver.find_element(By.ID, "fitness-timer").text == "0:15"
+    assert driver.switch_to.active_element.get_attribute("id") == "skip"
+    driver.find_element(By.ID, "skip").click()
+
+
+def fitness_results(harness, driver, user, test, baseline):
+    assert test["status"] == "completed" and test["level"] == {**test["level"], "before": 1, "after": 2,
+                                                               "levelledUp": True}, test
+    heading = wait_until(lambda: driver.find_elements(By.ID, "results-heading"), 20, "the results")
+    assert driver.switch_to.active_element == heading[0]
+    level = driver.find_element(By.ID, "fitness-level-result").text
+    assert level == "Level up! You are now level 2 (beginner), up from 1.", level
+    assert driver.find_element(By.ID, "fitness-reason").text == test["level"]["reason"]
+    rows = {row.get_attribute("data-exercise-id"): [cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+            for row in driver.find_elements(By.CSS_SELECTOR, "#fitness-results tbody tr")}
+    line = result_text
+    for item in test["exercises"]:
+        previous = line(item["previous"]) if "previous" in item else "—"
+        change = f"{round(abs(item['change']) * 100)} % faster" if "change" in item else "—"
+        assert rows[item["exerciseId"]] == [item["name"], line(item["result"]), previous, change], rows
+    pushups = next(item for item in test["exercises"] if item["exerciseId"] == "Pushups")
+    assert pushups["previous"]["id"] == baseline["exercises"][0]["result"]["id"], pushups
+    check_axe(driver)
+    # Untrack, then track again, from the results
+    untrack = driver.find_element(By.CSS_SELECTOR, "#track-buttons button[data-exercise-id='Sit-Up']")
+    wait_until(lambda: untrack.text == "Untrack Sit-Up" and untrack.is_enabled(), 10, "the Untrack button")
+    untrack.click()
+    wait_until(lambda: driver.find_element(By.ID, "fitness-status").text
+               == "Sit-Up is no longer tracked; its results are kept.", 10, "Sit-Up untracked")
+    assert untrack.text == "Track Sit-Up"
+    assert harness.api("GET", "/v1/me/tracked-exercises/Sit-Up", user)["tracked"] is False
+    untrack.click()
+    wait_until(lambda: driver.find_element(By.ID, "fitness-status").text == "Sit-Up is tracked: fitness tests can pick it.",
+               10, "Sit-Up tracked again")
+    assert harness.api("GET", "/v1/me/tracked-exercises/Sit-Up", user)["tracked"] is True
+    assert harness.api("GET", "/v1/me/fitness-level", user)["level"] == 2
+
+
+def test_view_workouts(harness):
+    """Home's "Your workouts" at phone size: the run in progress (paused) under In progress with Resume and Quit, the
+    saved workout under Saved; Quit ends the run on the server and empties the group; Resume opens the player, which
+    resumes the paused run; axe-core finds no violation."""
+    driver = harness.driver
+    user = "view-workouts-user"
+    request = {"muscles": ["quadriceps"], "equipment": [], "level": "beginner", "minutes": 10}
+    saved = harness.api("POST", "/v1/workouts/generate", user, dict(request, seed=4))
+    harness.api("POST", f"/v1/workouts/{saved['id']}/start", user)
+    harness.api("POST", f"/v1/workouts/{saved['id']}/save", user,
+                {"results": [{"exerciseId": saved["items"][0]["exerciseId"], "reps": 10}]})
+    going = harness.api("POST", "/v1/workouts/generate", user, dict(request, minutes=15, seed=5))
+    harness.api("POST", f"/v1/workouts/{going['id']}/start", user)
+    harness.api("POST", f"/v1/workouts/{going['id']}/pause", user)
+    driver.set_window_size(390, 844)
+    try:
+        open_in_iframe(harness, f"{harness.base}/embed/?company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        row = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#in-progress li"), 30, "the In progress group")
+        assert len(row) == 1 and row[0].get_attribute("data-workout-id") == going["id"], row
+        assert going["name"] in row[0].text and "paused" in row[0].text, row[0].text
+        listed = [li.get_attribute("data-workout-id") for li in driver.find_elements(By.CSS_SELECTOR, "#workouts li")]
+        assert listed == [saved["id"]], listed
+        headings = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".workout-groups h2")]
+        assert headings == ["In progress", "Saved"], headings
+        check_axe(driver)
+        # Quit from the list
+        driver.find_element(By.CSS_SELECTOR, f"button[aria-label='Quit {going['name']}']").click()
+        wait_until(lambda: driver.find_element(By.ID, "workouts-status").text.startswith(f"Quit {going['name']}."),
+                   10, "the run quit")
+        assert driver.find_element(By.CSS_SELECTOR, "#in-progress-group .empty").text == "No workout in progress."
+        assert harness.api("GET", "/v1/workouts?status=in_progress", user)["items"] == []
+        driver.switch_to.default_content()
+        # Resume from the list: a paused run carries on in the player
+        harness.api("POST", f"/v1/workouts/{going['id']}/start", user)
+        harness.api("POST", f"/v1/workouts/{going['id']}/pause", user)
+        events = open_in_iframe(harness, f"{harness.base}/embed/?company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: click_if_present(driver, f"button[aria-label='Resume {going['name']}']"), 30, "Resume")
+        start = wait_until(lambda: driver.find_elements(By.ID, "start"), 30, "the player's summary")
+        assert start[0].text == "Resume workout", start[0].text
+        start[0].click()
+        wait_until(lambda: harness.api("GET", f"/v1/workouts/{going['id']}", user)["activeRun"]["status"]
+                   == "in_progress", 20, "the run resumed")
+        driver.switch_to.default_content()
+        wait_until(lambda: [e for e in events() if e["type"] == "workout_started"], 10, "workout_started")
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: click_if_present(driver, "#exit"), 20, "the Exit button")
+        wait_until(lambda: harness.api("GET", f"/v1/workouts/{going['id']}", user).get("activeRun") is None, 20,
+                   "the run left to be quit")
+    finally:
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
+def test_fitness_test_carries_on_at_tablet_size(harness):
+    """/embed/fitness-test at tablet size: a test started elsewhere (a host's API call) is offered with Carry on and
+    goes on at its first remaining exercise; recorded, it is the person's first test, so the level is kept as the
+    baseline and said so; axe-core finds no violation."""
+    driver = harness.driver
+    user = "fitness-tablet-user"
+    harness.api("PUT", "/v1/me/tracked-exercises/Bodyweight_Squat", user)
+    started = harness.api("POST", "/v1/fitness-tests", user, {"category": "strength", "count": 1})
+    assert started["remaining"] == ["Bodyweight_Squat"], started
+    driver.set_window_size(820, 1180)
+    try:
+        open_in_iframe(harness, f"{harness.base}/embed/fitness-test?company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        carry_on = wait_until(lambda: driver.find_elements(By.ID, "carry-on"), 30, "Carry on")
+        assert carry_on[0].text == "Carry on with your strength test (0 of 1 recorded)", carry_on[0].text
+        carry_on[0].click()
+        wait_until(lambda: driver.find_element(By.ID, "exercise-name").text == "Bodyweight Squat", 20, "the squat")
+        driver.execute_script("delete DeviceMotionEvent.requestPermission;")
+        driver.find_element(By.ID, "begin").click()
+        wait_until(lambda: fitness_state(driver) == "recording", 10, "the recording")
+        dispatch_motion(driver, motion_samples(9, 2.4, 30, seed=12))
+        result = wait_until(lambda: recorded_result(driver), 60, "the result")
+        test = harness.api("GET", f"/v1/fitness-tests/{started['id']}", user)
+        assert test["status"] == "completed" and result == result_text(test["exercises"][0]["result"]), (result, test)
+        assert driver.find_element(By.ID, "result-previous").text == "none"
+        wait_until(lambda: click_if_present(driver, "#next"), 10, "See your results")
+        level = wait_until(lambda: driver.find_element(By.ID, "fitness-level-result").text, 20, "the level")
+        assert level == "Level 1 (beginner): not changed." and test["level"]["levelledUp"] is False, level
+        assert driver.find_element(By.ID, "fitness-reason").text == test["level"]["reason"]
+        check_axe(driver)
+    finally:
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
+def test_fitness_js_writes_the_apis_motion_format(harness):
+    """fitness.js's MotionRecorder turns `devicemotion` events into the API's recording: g with Core Motion's sign,
+    rotation as [beta, gamma, alpha] deg/s, `sampleRate` from a uniform interval, else `t` from the intervals, no
+    gyroscope unless every sample has one; the server accepts both
+    forms and counts the same strokes."""
+    driver = harness.driver
+    driver.get(f"{harness.base}/embed/")
+    accel = motion_samples(8, 2.0, 24, seed=9)
+    made = driver.execute_async_script("""
+        const [accel, done] = arguments;
+        import('/embed/assets/fitness.js').then(({ MotionRecorder }) => {
+          const record = (interval, rotation) => {
+            const target = new EventTarget();
+            const recorder = new MotionRecorder({ seconds: 1000, target });
+            recorder.start();
+            accel.forEach(([x, y, z], i) => {
+              const init = { accelerationIncludingGravity: { x: -x * 9.80665, y: -y * 9.80665, z: -z * 9.80665 },
+                             interval: interval(i) };
+              if (rotation(i)) init.rotationRate = { alpha: 30, beta: 10, gamma: 20 };
+              target.dispatchEvent(new DeviceMotionEvent('devicemotion', init));
+            });
+            return recorder.recording('Pushups');
+          };
+          // 20 ms throughout with rotation; then 20 and 21 ms alternating, one sample without rotation
+          done([record(() => 20, () => true), record((i) => (i % 2 ? 21 : 20), (i) => i !== 7)]);
+        }).catch((error) => done(`error: ${error}`));
+    """, accel)
+    assert isinstance(made, list), made
+    uniform, uneven = made
+    assert uniform["sampleRate"] == 50 and "t" not in uniform, {k: uniform[k] for k in uniform if k != "accel"}
+    assert len(uniform["accel"]) == len(accel) and all(
+        abs(a - b) < 1e-4 for got, want in zip(uniform["accel"], accel) for a, b in zip(got, want)), uniform["accel"][:3]
+    assert uniform["gyro"][0] == [10, 20, 30] and len(uniform["gyro"]) == len(accel)
+    assert "sampleRate" not in uneven and "gyro" not in uneven, sorted(uneven)
+    times = uneven["t"]
+    assert len(times) == len(accel) == len(uneven["accel"]), (len(times), len(accel))
+    assert all(b > a for a, b in zip(times, times[1:])) and times[0] == 0.02 and times[1] == 0.041, times[:3]
+    counts = []
+    for body in (uniform, uneven):
+        answer = harness.api("POST", "/v1/fitness-tests/motion", "fitness-js-user", body)
+        counts.append(answer["reps"])
+    assert counts[0] == counts[1] and abs(counts[0] - 8) <= 1, counts
+
+
 def test_events_match_formakit_fixture(harness):
     """Every event shape the page sent in these tests is one FormaKit's decoding tests know, and the other way round:
     set FORMA_RECORD_EVENTS=1 to rewrite the fixture from this run."""
@@ -1229,10 +1823,12 @@ def main():
     passed = failed = 0
     try:
         harness.start()
-        for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component,
+        for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component, test_camera_stage,
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
-                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_trainer_chat,
+                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_exercise_pages, test_trainer_chat,
+                     test_fitness_test_page, test_fitness_test_carries_on_at_tablet_size,
+                     test_fitness_js_writes_the_apis_motion_format, test_view_workouts,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
             began = time.time()
             try:

@@ -46,6 +46,17 @@ import Testing
         #expect(kit.embedURL(.home).path == "/base/embed")
     }
 
+    /// A light page is asked for in its URL, so it is drawn light from the first frame; dark, the pages' own default,
+    /// adds nothing.
+    @Test func aLightStyleIsNamedInTheURL_darkIsTheDefault() throws {
+        let kit = FormaKit(baseURL: URL(string: "https://forma.example.com/")!, token: "ft_x", companyName: "Acme")
+        let light = URLComponents(url: kit.embedURL(.trainer(user: nil), style: .light), resolvingAgainstBaseURL: false)
+        let dark = URLComponents(url: kit.embedURL(.trainer(user: nil), style: .dark), resolvingAgainstBaseURL: false)
+        #expect(light?.queryItems?.first { $0.name == "style" }?.value == "light")
+        #expect(dark?.queryItems?.contains { $0.name == "style" } == false)
+        #expect(EmbedStyle.allCases.map(\.rawValue) == ["dark", "light"], "the styles the pages know (style.js)")
+    }
+
     /// The trainer page's URL (what createTrainerChatView loads): the company, and the pre-fill the page sends as the
     /// conversation's start (docs/embed.md); zero, negative and missing values stay out, so the trainer asks them.
     @Test func trainerURL_carriesOnlyTheUsablePreFill() throws {

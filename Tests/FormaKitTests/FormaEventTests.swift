@@ -65,6 +65,17 @@ import Testing
         #expect(completed.first.flatMap { try? Date($0.completedAt, strategy: .iso8601) } != nil)
     }
 
+    @Test func recordedFitnessTestMessage_carriesTheLevels() throws {
+        let completed = try Self.recorded().map(FormaEvent.init(message:)).compactMap {
+            if case .fitnessTestCompleted(let data) = $0 { data } else { nil }
+        }
+        // The browser test's second test of push-ups and sit-ups, faster than the baseline: level 1 to 2.
+        #expect(completed.count == 1)
+        #expect(completed.first.map { ($0.category, $0.exercises, $0.levelBefore, $0.level, $0.levelledUp) }
+            ?? ("", 0, 0, 0, false) == ("strength", 2, 1, 2, true))
+        #expect(completed.first.map { UUID(uuidString: $0.id) != nil } == true)
+    }
+
     @Test func recordedTrainerMessages_decodeToTheirCases() throws {
         let events = try Self.recorded().map(FormaEvent.init(message:))
         let scheduled = events.compactMap { if case .trainerScheduleNextWorkout(let at) = $0 { at } else { nil } }

@@ -17,6 +17,7 @@ struct LiveMessageTests {
         (#"{"type": "exercise", "exercise": "lunge", "extra": [1]}"#, .exercise(exercise: "lunge")),
         (#"{"type": "pause"}"#, .pause), (#"{"type": "resume"}"#, .resume), (#"{"type": "end"}"#, .end),
         (#"{"type": "start", "exercise": "squat", "source": "replay"}"#, .start(exercise: "squat", source: .replay)),
+        (#"{"type": "start", "exercise": "squat", "progress": true}"#, .start(exercise: "squat", progress: true)),
     ])
     func parse_readsEachControlMessage(text: String, expected: LiveControl) throws {
         #expect(try LiveControl.parse(text) == expected)
@@ -47,6 +48,7 @@ struct LiveMessageTests {
         (#"{"type": "start", "exercise": "squat", "challengeSeconds": 1e300}"#, "challengeSeconds: must be a whole number of seconds from 10 to 600"),
         (#"{"type": "start", "aspectRatio": 20}"#, "aspectRatio: must be a number from 0.1 to 10"),
         (#"{"type": "start", "exercise": "squat", "source": "tape"}"#, "source: must be camera or replay"),
+        (#"{"type": "start", "exercise": "squat", "progress": "yes"}"#, "progress: must be true or false"),
     ])
     func parse_refusesABadMessage_namingTheField(text: String, reason: String) {
         #expect(throws: LiveProblem.self) { try LiveControl.parse(text) }

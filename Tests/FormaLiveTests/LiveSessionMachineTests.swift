@@ -183,13 +183,56 @@ struct LiveSessionMachineTests {
         #expect(session.records.isEmpty)  // not part of a workout: nothing stored
     }
 
+    /// The ring a page fills as the person moves: `progress`, when `start` asks for it, goes from the start
+    /// position (0) to the depth that counts (1) and back within every repetition, names the knee angle's landmarks,
+    /// and comes at most ten times a second of frame time, whatever the frame rate.
+    @Test func progressFollowsEachRepetition_atMostTenASecond() throws {
+        // setup: the counter's own demonstration of a squat, three loops at 30 frames a second
+        let demonstration = try #require(PoseDemonstration.make(exerciseID: "squat", framesPerSecond: 30))
+        let recording = demonstration.looped(3)
+        var session = Session()
+
+        var without = Session()
+
+        // act
+        session.send(#"{"type": "start", "exercise": "squat", "progress": true}"#)
+        session.replay(recording)
+        session.send(#"{"type": "end"}"#)
+        without.send(#"{"type": "start", "exercise": "squat"}"#)
+        without.replay(recording)
+
+        // verify
+        #expect(without.events("progress").isEmpty, "only a client that asks gets progress events")
+        #expect(without.events("rep").count == 3)
+        let progress = session.events("progress").compactMap { if case .progress(let p) = $0 { p } else { nil } }
+        let seconds = try #require(recording.frames.last).timeSeconds - recording.frames[0].timeSeconds
+        #expect(progress.count <= Int(seconds * 10) + 1)
+        #expect(progress.count >= Int(seconds * 10 * 0.8), "\(progress.count) events in \(seconds) s")
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $1.t - $0.t >= 0.095 })
+        #expect(progress.allSatisfy { $0.exercise == "squat" && $0.unit == "degrees" && $0.landmarks == [23, 25, 27] })
+        #expect(progress.allSatisfy { (0...1).contains($0.fraction) && (60...181).contains($0.value) })
+        let reps = session.events("rep").compactMap { if case .repetition(let rep) = $0 { rep } else { nil } }
+        #expect(reps.count == 3)
+        for (index, rep) in reps.enumerated() {
+            let during = progress.filter { $0.t >= rep.start && $0.t <= rep.end }.map(\.fraction)
+            #expect(during.max() == 1, "repetition \(rep.count) reached the counting depth")
+            // back in the start position before the next repetition (or the end): the ring empties
+            let next = index + 1 < reps.count ? reps[index + 1].start : .infinity
+            let between = progress.filter { $0.t > rep.end && $0.t < next }.map(\.fraction)
+            #expect((between.min() ?? 1) < 0.1, "after repetition \(rep.count): \(between)")
+        }
+        let wire = try #require(session.events("progress").first).jsonText
+        #expect(wire.hasPrefix(#"{"exercise":"squat","fraction":"#) && wire.contains(#""landmarks":[23,25,27]"#))
+    }
+
     @Test func pausedFrames_areNotCounted() throws {
         var session = Session()
-        session.send(#"{"type": "start", "exercise": "flank-stretch"}"#)
+        session.send(#"{"type": "start", "exercise": "flank-stretch", "progress": true}"#)
         session.send(#"{"type": "pause"}"#)
         session.replay(try Self.flankStretches(2))
         session.send(#"{"type": "end"}"#)
         #expect(session.events("rep").isEmpty)
+        #expect(session.events("progress").isEmpty)
     }
 
     @Test func setsOfAWorkout_areStored_alsoWhenTheClientGoesAway() throws {

@@ -155,6 +155,39 @@ struct CompanyCommandTests {
         #expect(!list.contains("Globex"))
     }
 
+    @Test func branding_setShowAndClear_asThePagesThenShowIt() async throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        _ = try await runner.run(["company", "create", "--name", "Acme"])
+        let logoFile = (runner.dataDirectory as NSString).appendingPathComponent("logo.png")
+        try Fixture.data("avatar-6x4.png").write(to: URL(fileURLWithPath: logoFile))
+        let notAnImage = (runner.dataDirectory as NSString).appendingPathComponent("logo.gif")
+        try Fixture.data("avatar-6x4.gif").write(to: URL(fileURLWithPath: notAnImage))
+
+        // act
+        let set = try await runner.run(["company", "branding", "--name", "acme", "--accent", "#FF6A13", "--logo", logoFile])
+        let shown = try await runner.run(["company", "branding", "--name", "Acme"])
+        let badColour = #expect(throws: (any Error).self) {
+            _ = try FormaCommand.parseAsRoot(["company", "branding", "--name", "Acme", "--accent", "orange"])
+        }
+        let badFile = await #expect(throws: CompanyError.self) {
+            _ = try await runner.run(["company", "branding", "--name", "Acme", "--logo", notAnImage])
+        }
+        try await runner.withServer { client in
+            let page = try await client.get("/embed/logo/Acme")
+            let png = try Fixture.data("avatar-6x4.png")
+            #expect(page.status == .ok && page.body == png, "a bad file left the logo")
+        }
+        let cleared = try await runner.run(["company", "branding", "--name", "Acme", "--no-accent", "--no-logo"])
+
+        // verify
+        #expect(set == "Acme: accent #ff6a13\nlogo image/png 6×4, 83 bytes, at /embed/logo/Acme")
+        #expect(shown == set)
+        #expect(FormaCommand.message(for: try #require(badColour)).contains("'orange' is not a colour written #RRGGBB"))
+        #expect(badFile?.message == "--logo: the logo must be a PNG or JPEG image (judged by its bytes)")
+        #expect(cleared == "Acme: accent Forma's own\nno logo")
+    }
+
     @Test func origins_setAndShow() async throws {
         let runner = try CommandRunner()
         defer { runner.cleanUp() }

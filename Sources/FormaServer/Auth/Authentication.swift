@@ -70,11 +70,14 @@ struct AuthenticationMiddleware: ServerMiddleware {
     }
 
     static let requirements: [String: Requirement] = [
-        "getHealth": .none, "listExercises": .none, "getExercise": .none, "getCatalogFacets": .none,
+        "getHealth": .none, "listExercises": .none, "getExercise": .none, "getExerciseGuide": .none,
+        "getCatalogFacets": .none,
         "createAccount": .none, "login": .none, "getBodyMap": .none,
         "listQuoteCategories": .none,
         "createSession": .company, "getCompany": .company, "setAllowedOrigins": .company,
         "setCompanyWebhook": .company, "getCompanyWebhook": .company, "deleteCompanyWebhook": .company,
+        "getCompanyBranding": .company, "setCompanyBranding": .company, "uploadCompanyLogo": .company,
+        "deleteCompanyLogo": .company,
         "createCompanyCompetition": .company, "listCompanyCompetitions": .company, "getCompanyCompetition": .company,
         "updateCompanyCompetition": .company, "deleteCompanyCompetition": .company, "getCompanyTimeZone": .company,
         "setCompanyTimeZone": .company,

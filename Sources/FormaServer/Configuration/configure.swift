@@ -86,7 +86,7 @@ public func configure(
         on: transport,
         // Compact JSON: indentation costs bytes and encoding time on every answer. `?pretty=true` or
         // FORMA_PRETTY_JSON indents (PrettyJSONMiddleware).
-        configuration: Configuration(jsonEncodingOptions: [.sortedKeys]),
+        configuration: Configuration(dateTranscoder: ReadingDateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
         middlewares: [
             PrettyJSONMiddleware(always: configuration.prettyJSON),
             APIErrorMiddleware(),
@@ -96,6 +96,7 @@ public func configure(
                 defaultLimitBytes: configuration.maximumJSONBodyBytes,
                 limitsByOperation: [
                     "uploadAvatar": configuration.maximumAvatarBytes,
+                    "uploadCompanyLogo": CompanyBrandingService.maximumLogoBytes,
                     "recordMotionTest": configuration.maximumMotionBodyBytes,
                     "recordFitnessTestExercise": configuration.maximumMotionBodyBytes,
                 ]),

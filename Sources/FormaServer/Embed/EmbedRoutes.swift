@@ -20,6 +20,23 @@ enum EmbedRoutes {
             }
             return Response(status: .ok, headers: Self.assetHeaders(asset), body: .init(data: asset.bytes))
         }
+        app.get("embed", "logo", ":company") { request async throws -> Response in
+            let name = request.parameters.get("company") ?? ""
+            guard let logo = try await CompanyBrandingService.logo(companyName: name, on: request.db) else {
+                throw Abort(.notFound, reason: "company: '\(LiveClose.truncated(name, toBytes: 60))' has no logo")
+            }
+            var headers = HTTPHeaders()
+            headers.replaceOrAdd(name: .contentType, value: logo.contentType)
+            headers.replaceOrAdd(name: .eTag, value: logo.etag)
+            headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+            headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
+            if let condition = request.headers.first(name: .ifNoneMatch),
+                FormaAPIHandler.entityTag(logo.etag, matchesAnyOf: condition)
+            {
+                return Response(status: .notModified, headers: headers)
+            }
+            return Response(status: .ok, headers: headers, body: .init(data: logo.data))
+        }
         let shell: @Sendable (Request) async throws -> Response = { request in
             try await page(for: request, settings: settings)
         }
@@ -56,10 +73,18 @@ enum EmbedRoutes {
             case .failure(let refusal): problem = problem ?? refusal.description
             }
         }
+        var branding: PageSettings.Branding?
+        if let company {
+            let record = try await CompanyBrandingService(database: request.db).branding(companyID: company.requireID())
+            branding = PageSettings.Branding(
+                accentColor: record.accentColor,
+                logo: record.logo.map { "\(Self.logoPath(companyName: company.name))?v=\($0.etag.trimmingCharacters(in: ["\""]))" })
+        }
         let pageSettings = PageSettings(
             company: company?.name,
             allowedOrigins: company?.allowedOrigins ?? [],
             problem: problem,
+            branding: branding,
             mediaPipe: .init(
                 script: settings.mediaPipeScriptURL, wasm: settings.mediaPipeWasmURL,
                 model: settings.mediaPipeModelURL))
@@ -177,10 +202,22 @@ enum EmbedRoutes {
             var model: String
         }
 
+        /// The company's accent colour and the address of its logo (docs/embed.md, "Style and branding").
+        struct Branding: Encodable {
+            var accentColor: String?
+            var logo: String?
+        }
+
         var company: String?
         var allowedOrigins: [String]
         var problem: String?
+        var branding: Branding?
         var mediaPipe: MediaPipe
+    }
+
+    /// Where the pages load a company's logo: `/embed/logo/{name}`, the name percent-encoded as a path segment.
+    static func logoPath(companyName: String) -> String {
+        CompanyBrandingService.logoPath(companyName: companyName)
     }
 }
 

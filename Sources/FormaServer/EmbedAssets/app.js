@@ -1,6 +1,6 @@
 // The embedded experience: waits for the host's configuration (docs/embed-protocol.md), signs the person in, and
 // shows the view the URL names: home, a plan, the workout player, the camera component, a challenge, the pain map,
-// the progress charts, the workout themes, the goals or the trainer's chat.
+// the progress charts, the workout themes, the goals, the trainer's chat, the fitness test or the exercise catalogue.
 import { HostBridge } from './bridge.js';
 import { Api } from './api.js';
 import { h, show } from './dom.js';
@@ -13,6 +13,11 @@ import { ProgressView } from './progress.js';
 import { GoalsView } from './goals.js';
 import { ThemesView } from './themes.js';
 import { TrainerView } from './trainer.js';
+import { FitnessTestView } from './fitness.js';
+import { WorkoutGroups } from './workouts.js';
+import { PageLook } from './style.js';
+import { ExercisesView, ExerciseView } from './exercises.js';
+import { CameraStage } from './overlay.js';
 
 const settings = JSON.parse(document.body.dataset.forma || '{}');
 const params = new URLSearchParams(location.search);
@@ -22,11 +27,16 @@ const bridge = new HostBridge({
 });
 const api = new Api();
 const route = parseRoute(location.pathname);
+// The look comes first: the URL's style (?style=light) before anything is drawn, the configuration's later.
+const look = new PageLook(settings.branding, settings.company);
+look.apply();
+const urlStyleProblem = look.setStyle(params.get('style'));
 
 let configured = false;
 let failed = false;
 let view = null;
 let video = null;
+let stage = null;
 
 // What views share: the API, the bridge, errors, and the pose source (one per page, made on first use).
 const context = {
@@ -51,6 +61,14 @@ const context = {
     video.hidden = !(context.currentSource instanceof CameraSource);
     return video;
   },
+  // The video (or the replayed skeleton) with the tracked body, the measured joint and the repetition ring drawn
+  // over it; one per page, like the video. `visible` is whether the view counts with the camera now.
+  stage(visible = true) {
+    const element = context.videoElement();
+    if (!stage) stage = new CameraStage(element);
+    stage.element.hidden = !visible;
+    return stage;
+  },
   async poseSource() {
     if (context.currentSource) return context.currentSource;
     const replay = params.get('replay');
@@ -69,7 +87,7 @@ const context = {
   },
   navigate(path) {
     const url = new URL(path, location.href);
-    for (const name of ['company', 'events', 'replay']) {
+    for (const name of ['company', 'events', 'replay', 'style']) {
       if (params.has(name) && !url.searchParams.has(name)) url.searchParams.set(name, params.get(name));
     }
     history.pushState({}, '', url);
@@ -90,6 +108,9 @@ function parseRoute(pathname) {
   if (parts[0] === 'goals' && parts.length === 1) return { name: 'goals' };
   if (parts[0] === 'themes' && parts.length === 1) return { name: 'themes' };
   if (parts[0] === 'trainer' && parts.length === 1) return { name: 'trainer' };
+  if (parts[0] === 'exercises' && parts.length === 1) return { name: 'exercises' };
+  if (parts[0] === 'exercise' && parts.length === 2) return { name: 'exercise', id: parts[1] };
+  if (parts[0] === 'fitness-test' && parts.length === 1) return { name: 'fitness-test' };
   return { name: 'unknown', path: pathname };
 }
 
@@ -153,6 +174,8 @@ async function configure(config) {
     const code = error.status === 401 || error.status === 403 ? 'unauthorized' : 'api';
     return context.fail(code, `${error.status === 401 ? 'key' : 'sign-in'}: ${error.message}`);
   }
+  const styleProblem = look.setStyle(config.style);
+  if (styleProblem) context.report('configuration', styleProblem);
   await applyBodyData(config);
   if (!failed) render(route, config);
 }
@@ -212,6 +235,15 @@ function render(next, config = {}) {
     case 'trainer':
       view = new TrainerView(context);
       return view.open();
+    case 'exercises':
+      view = new ExercisesView(context);
+      return view.open();
+    case 'exercise':
+      view = new ExerciseView(context, next.id);
+      return view.open();
+    case 'fitness-test':
+      view = new FitnessTestView(context);
+      return view.open();
     default:
       return context.fail('not_found', `page: there is no embed page at ${next.path}`);
   }
@@ -222,15 +254,14 @@ async function home() {
   const workoutCategory = params.get('category');
   show(h('p', { class: 'status' }, 'Loading…'));
   let plans;
-  let saved;
+  const workouts = new WorkoutGroups(context, { category: workoutCategory });
   try {
-    [plans, saved] = await Promise.all([api.get('/v1/plans'), api.get('/v1/workouts?status=saved')]);
+    [plans] = await Promise.all([api.get('/v1/plans'), workouts.load()]);
   } catch (error) {
     return context.fail('api', error.message);
   }
   const first = (value) => (a, b) => (b === value) - (a === value);
   const planItems = plans.items.slice().sort((a, b) => first(planCategory)(a.category, b.category));
-  const workoutItems = saved.items.slice().sort((a, b) => first(workoutCategory)(a.category, b.category));
   show(
     h('section', { class: 'home' },
       h('h1', {}, 'Plans'),
@@ -238,14 +269,10 @@ async function home() {
         h('li', {},
           h('button', { class: 'card', onClick: () => context.navigate(`/embed/plan/${encodeURIComponent(item.id)}`) },
             h('strong', {}, item.title), h('span', {}, `${item.category} · ${item.weeks} weeks`))))),
-      h('h1', {}, 'Your workouts'),
-      workoutItems.length === 0
-        ? h('p', { class: 'meta' }, 'No saved workouts yet.')
-        : h('ul', { class: 'cards', id: 'workouts' }, workoutItems.map((item) =>
-          h('li', {},
-            h('button', { class: 'card', onClick: () => context.navigate(`/embed/workout/${encodeURIComponent(item.id)}`) },
-              h('strong', {}, item.name), h('span', {}, `${item.category} · ${item.minutes} min`))))),
+      workouts.element,
       generator(workoutCategory),
+      h('div', { class: 'actions' },
+        h('button', { id: 'open-fitness-test', onClick: () => context.navigate('/embed/fitness-test') }, 'Take a fitness test')),
       h('button', { id: 'exit', class: 'quiet', onClick: () => bridge.post('exit_kinestex', {}) }, 'Close')));
 }
 
@@ -332,3 +359,4 @@ if (settings.problem) {
 } else {
   show(h('p', { class: 'status' }, 'Waiting for the app…'));
 }
+if (urlStyleProblem) context.report('configuration', urlStyleProblem);

@@ -3,6 +3,7 @@
 // counts and reports repetitions, mistakes and framing like the player does.
 import { h, show } from './dom.js';
 import { LiveSession, reportLiveEvent, mistakeList } from './live.js';
+import { stageEvent } from './overlay.js';
 
 export class CameraView {
   constructor(context) {
@@ -75,8 +76,11 @@ export class CameraView {
     this.tally = { reps: 0, mistakes: {} };
     this.began = performance.now();
     this.live.startSet({ exercise, aspectRatio: this.source.aspectRatio, source: this.source.kind });
+    const stage = this.context.stage();
+    stage.begin(this.source);
     this.source.onFrame = (t, landmarks) => {
       if (this.live && !this.paused) this.live.sendFrame(t, landmarks);
+      stage.frame(landmarks);
     };
     this.source.onEnd = () => setTimeout(() => this.completeExercise(), 300);
     this.render();
@@ -110,6 +114,7 @@ export class CameraView {
   liveEvent(event) {
     if (!this.exercise) return;
     const cue = reportLiveEvent(this.bridge, this.exercise, event, this.tally);
+    stageEvent(this.context.stage(Boolean(this.source)), event, this.tally.reps);
     if (cue === undefined) return;
     if (cue !== null) this.cue = cue;
     this.render();
@@ -123,6 +128,6 @@ export class CameraView {
         h('p', { class: 'big', id: 'rep-count' }, String(this.tally.reps)),
         h('p', { class: 'cue', id: 'cue', role: 'status' }, this.cue),
         this.paused ? h('p', { class: 'paused' }, 'Paused') : null),
-      this.context.videoElement());
+      this.context.stage(Boolean(this.exercise && this.source)).element);
   }
 }

@@ -3,6 +3,7 @@
 // within the company (GET /v1/challenges/leaderboard).
 import { h, show, formatSeconds, sleep } from './dom.js';
 import { LiveSession, reportLiveEvent, mistakeList } from './live.js';
+import { stageEvent } from './overlay.js';
 
 export function challengeParameters(params) {
   const exercise = (params.get('exercise') || '').trim().toLowerCase();
@@ -103,7 +104,12 @@ export class ChallengeView {
     this.live.startSet({
       exercise: this.exercise, aspectRatio: source.aspectRatio, challengeSeconds: this.seconds, source: source.kind,
     });
-    source.onFrame = (t, landmarks) => this.live && this.live.sendFrame(t, landmarks);
+    const stage = this.context.stage();
+    stage.begin(source);
+    source.onFrame = (t, landmarks) => {
+      if (this.live) this.live.sendFrame(t, landmarks);
+      stage.frame(landmarks);
+    };
     // A recording that runs out before the time is up ends the try; it is reported but not ranked.
     source.onEnd = () => setTimeout(() => this.finish(null), 300);
     source.start();
@@ -124,6 +130,7 @@ export class ChallengeView {
       return;
     }
     const cue = reportLiveEvent(this.context.bridge, this.exercise, event, this.tally);
+    stageEvent(this.context.stage(), event, this.tally.reps);
     if (cue) this.cue = cue;
   }
 
@@ -196,6 +203,6 @@ export class ChallengeView {
         h('p', { class: 'caption', id: 'time-left' }, caption),
         h('p', { class: 'cue', id: 'cue', role: 'status' }, this.cue),
         h('div', { class: 'actions' }, h('button', { id: 'stop', class: 'quiet', onClick: () => this.finish(null) }, 'Stop'))),
-      this.context.videoElement());
+      this.context.stage().element);
   }
 }

@@ -124,7 +124,8 @@ export class LiveSession {
   // `source` is 'camera' or 'replay' (a recorded file: counted, never ranked).
   startSet({ exercise, exerciseId, workoutId, aspectRatio, challengeSeconds, source }) {
     if (!this.started) {
-      const start = { type: 'start', exercise };
+      // The pages draw the repetition ring, so they ask for progress events.
+      const start = { type: 'start', exercise, progress: true };
       if (source) start.source = source;
       if (workoutId) start.workoutId = workoutId;
       if (challengeSeconds) start.challengeSeconds = challengeSeconds;

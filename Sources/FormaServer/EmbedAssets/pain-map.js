@@ -30,7 +30,7 @@ export function hitTest(figure, x, y) {
 }
 
 // An outline of a standing figure behind the regions, for orientation only (hidden from screen readers).
-function silhouette(width) {
+export function silhouette(width) {
   const x = (value) => value * width;
   const y = (value) => value * HEIGHT;
   const limb = (x1, y1, x2, y2, thickness) => svg('line', {

@@ -4,6 +4,7 @@
 // (`root`, `onExit`, `onFinish`): it draws into `root` instead of the page and hands leaving and finishing back.
 import { h, show as showPage, formatSeconds, sleep, speak } from './dom.js';
 import { LiveSession, mistakeList } from './live.js';
+import { stageEvent } from './overlay.js';
 
 const COUNTDOWN_SECONDS = 3;
 
@@ -59,7 +60,8 @@ export class WorkoutPlayer {
             h('span', { class: 'dose' }, dose(item)),
             h('span', { class: 'time' }, formatSeconds(item.estimatedSeconds))))),
         h('div', { class: 'actions' },
-          h('button', { id: 'start', class: 'primary', onClick: () => this.start() }, 'Start workout'),
+          h('button', { id: 'start', class: 'primary', onClick: () => this.start() },
+            workout.activeRun && workout.activeRun.workoutId === workout.id ? 'Resume workout' : 'Start workout'),
           h('button', { id: 'exit', onClick: () => this.exit('summary') }, 'Exit'))));
   }
 
@@ -193,8 +195,11 @@ export class WorkoutPlayer {
           aspectRatio: source.aspectRatio,
           source: source.kind,
         });
+        const stage = this.context.stage();
+        stage.begin(source);
         source.onFrame = (t, landmarks) => {
           if (this.live && !this.paused) this.live.sendFrame(t, landmarks);
+          stage.frame(landmarks);
         };
         // A recording that runs out finishes the exercise it was playing.
         source.onEnd = () => {
@@ -264,6 +269,7 @@ export class WorkoutPlayer {
     const item = this.item;
     if (!item || !this.phase || this.phase.kind !== 'work') return;
     const result = this.result;
+    stageEvent(this.context.stage(), event, event.type === 'rep' ? this.setReps + 1 : this.setReps);
     switch (event.type) {
       case 'rep': {
         result.repeats += 1;
@@ -298,15 +304,12 @@ export class WorkoutPlayer {
         this.renderWork();
         break;
       }
+      // The stage says what to do (its guidance is a live region of its own).
       case 'left_frame':
-        this.cue = 'Step back into the picture';
         this.bridge.post('left_camera_frame', { exercise: item.name });
-        this.renderWork();
         break;
       case 'returned_frame':
-        this.cue = null;
         this.bridge.post('returned_camera_frame', { exercise: item.name });
-        this.renderWork();
         break;
       default:
         break;
@@ -472,7 +475,7 @@ export class WorkoutPlayer {
         h('p', { class: 'cue', id: 'cue', role: 'status' }, cue || ''),
         this.paused ? h('p', { class: 'paused' }, 'Paused') : null,
         h('div', { class: 'actions' }, buttons.map((name) => all[name]))),
-      this.context.videoElement());
+      this.context.stage(Boolean(counter && this.phase && this.phase.kind === 'work')).element);
   }
 }
 

@@ -11,6 +11,8 @@ enum CatalogueResource: Hashable, Sendable {
     case search(CatalogueQuery)
     /// One exercise, by its identifier as the request spells it.
     case exercise(String)
+    /// One exercise's guide (muscles on the body map, demonstration), by its identifier.
+    case guide(String)
     case facets
 
     /// A stable text naming the resource: the cache's key.
@@ -18,14 +20,15 @@ enum CatalogueResource: Hashable, Sendable {
         switch self {
         case .search(let query): "search?" + query.canonicalDescription
         case .exercise(let id): "exercise/" + id
+        case .guide(let id): "guide/" + id
         case .facets: "facets"
         }
     }
 }
 
-/// Keeps the encoded answers of the catalogue reads (`listExercises`, `getExercise`, `getCatalogFacets`) per
-/// normalised request, so each is searched and encoded once per process; a repeated request is answered from
-/// memory, and with a matching `If-None-Match` as an empty 304, before the generated code decodes anything.
+/// Keeps the encoded answers of the catalogue reads (`listExercises`, `getExercise`, `getExerciseGuide`,
+/// `getCatalogFacets`) per normalised request, so each is searched and encoded once per process; a repeated request
+/// is answered from memory, and with a matching `If-None-Match` as an empty 304, before the generated code decodes anything.
 ///
 /// Every catalogue 200 gets its strong entity tag here, from a digest of the bytes sent (as ``PublishedBodyMap``'s),
 /// so the tag changes whenever the answer does: new data, or a release that maps, ranks or counts differently. This
@@ -46,7 +49,7 @@ struct CatalogueResponseCache: ServerMiddleware {
     static let cacheControl = "public, max-age=300"
     static let maximumEntries = 4096
     static let maximumBytes = 64 * 1024 * 1024
-    static let operations: Set<String> = ["listExercises", "getExercise", "getCatalogFacets"]
+    static let operations: Set<String> = ["listExercises", "getExercise", "getExerciseGuide", "getCatalogFacets"]
 
     /// The strong entity tag of an answer with these bytes: 32 hex digits of their SHA-256.
     static func entityTag(of body: some DataProtocol) -> String {
@@ -153,6 +156,12 @@ struct CatalogueResponseCache: ServerMiddleware {
             guard let id = parts.first?.split(separator: "/", omittingEmptySubsequences: false).last, !id.isEmpty
             else { return nil }
             return .exercise(String(id))
+        case "getExerciseGuide":
+            // …/exercises/{id}/guide
+            guard let segments = parts.first?.split(separator: "/", omittingEmptySubsequences: false),
+                segments.count >= 2, segments.last == "guide", !segments[segments.count - 2].isEmpty
+            else { return nil }
+            return .guide(String(segments[segments.count - 2]))
         case "listExercises":
             var values: [String: [String]] = [:]
             if parts.count == 2 {

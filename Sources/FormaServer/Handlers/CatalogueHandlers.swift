@@ -1,5 +1,6 @@
 import FormaAPI
 import FormaCore
+import FormaMotion
 
 /// Catalogue reads. ``CatalogueResponseCache`` tags every answer with a digest of its bytes, answers
 /// `If-None-Match` with 304 and keeps the encoded answers, so a repeated request is neither searched nor encoded
@@ -19,6 +20,35 @@ extension FormaAPIHandler {
         return .ok(.init(
             headers: .init(cacheControl: CatalogueResponseCache.cacheControl),
             body: .json(.init(exercise))))
+    }
+
+    /// The exercise's muscles on the body map and, when the camera counts it, the counter's own demonstration of one
+    /// repetition (``PoseDemonstration``), its coordinates to four decimals (a tenth of a pixel on a 1000 px figure).
+    func getExerciseGuide(_ input: Operations.GetExerciseGuide.Input) async throws
+        -> Operations.GetExerciseGuide.Output
+    {
+        guard let exercise = engine.catalogue[input.path.id] else { throw NotFoundError.exercise(input.path.id) }
+        let regions = exercise.muscleRegions
+        var demonstration: Components.Schemas.ExerciseDemonstration?
+        if let poseExercise = PoseExerciseMatching.poseExercise(forCatalogueName: exercise.name),
+            let made = PoseDemonstration.make(exerciseID: poseExercise)
+        {
+            func rounded(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
+            demonstration = .init(
+                poseExercise: poseExercise, framesPerSecond: made.recording.framesPerSecond,
+                frames: made.recording.frames.map { frame in
+                    (frame.landmarks ?? []).flatMap { [rounded($0.x), rounded($0.y), rounded($0.z)] }
+                },
+                bones: PoseDemonstration.bones.map { [$0.0.rawValue, $0.1.rawValue] },
+                measuredLandmarks: made.measuredLandmarks.map(\.rawValue),
+                startValue: made.startValue, targetValue: made.targetValue, unit: made.unit)
+        }
+        return .ok(.init(
+            headers: .init(cacheControl: CatalogueResponseCache.cacheControl),
+            body: .json(.init(
+                exerciseId: exercise.id,
+                regions: .init(primary: regions.primary.map(\.rawValue), secondary: regions.secondary.map(\.rawValue)),
+                demonstration: demonstration))))
     }
 
     func getCatalogFacets(_ input: Operations.GetCatalogFacets.Input) async throws

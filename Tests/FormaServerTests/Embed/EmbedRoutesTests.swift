@@ -54,6 +54,36 @@ struct EmbedRoutesTests {
         }
     }
 
+    @Test func aCompanysPagesCarryItsAccentColourAndLogo_andOnlyItsOwn() async throws {
+        try await withFormaApp { app in
+            // setup
+            let api = APIClient(app: app)
+            let acme = try await api.createCompany("Acme")
+            _ = try await api.createCompany("Globex")
+            _ = try await api.send(.PUT, "/v1/company/branding", headers: Auth.key(acme), json: ["accentColor": "#FF6A13"])
+            let logo = try await api.send(
+                .PUT, "/v1/company/branding/logo", headers: Auth.key(acme), raw: Fixture.data("avatar-6x4.png"),
+                contentType: "image/png")
+            let tag = try #require(logo.json(CompanyBrandingTests.Branding.self).logo?.etag)
+
+            // act
+            let acmePage = try settings(try await api.get("/embed/goals?company=acme"))
+            let globexPage = try settings(try await api.get("/embed/goals?company=Globex"))
+            let bare = try settings(try await api.get("/embed/goals"))
+
+            // verify
+            let branding = try #require(acmePage["branding"] as? [String: Any])
+            #expect(branding["accentColor"] as? String == "#ff6a13")
+            let logoURL = try #require(branding["logo"] as? String)
+            #expect(logoURL == "/embed/logo/Acme?v=" + tag.replacingOccurrences(of: "\"", with: ""),
+                "the address changes with the logo, so a new logo is never hidden by a cached one")
+            #expect(try await api.get(logoURL).status == .ok)
+            let other = try #require(globexPage["branding"] as? [String: Any])
+            #expect(other["accentColor"] == nil && other["logo"] == nil)
+            #expect(bare["branding"] == nil)
+        }
+    }
+
     @Test func withoutACompany_thePageCannotBeFramed_andAnUnknownOneIsShownAsAProblem() async throws {
         try await withFormaApp { app in
             // act

@@ -68,6 +68,36 @@ struct PainLogAPITests {
         }
     }
 
+    /// A browser writes dates with milliseconds (`Date.prototype.toISOString`); the API reads them as the instant
+    /// they name and answers in whole seconds, as it always writes.
+    @Test func aDateWithFractionalSecondsIsRead_asABrowserWritesIt() async throws {
+        let clock = TestClock()
+        try await withFormaApp(clock: clock) { app in
+            let api = APIClient(app: app)
+            let key = try await api.createCompany("Physio")
+            let when = clock.now.addingTimeInterval(-90)
+            let text = when.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            #expect(text.contains("."), "the test sends fractional seconds: \(text)")
+
+            // act
+            let reply = try await api.send(
+                .POST, "/v1/me/pain-reports", headers: Auth.key(key, user: "ada"),
+                raw: Data(#"{"region":"knee","side":"left","intensity":3,"kind":"aching","when":"movement","reportedAt":"\#(text)"}"#.utf8),
+                contentType: "application/json")
+            let garbled = try await api.send(
+                .POST, "/v1/me/pain-reports", headers: Auth.key(key, user: "ada"),
+                raw: Data(#"{"region":"knee","side":"left","intensity":3,"kind":"aching","when":"movement","reportedAt":"yesterday"}"#.utf8),
+                contentType: "application/json")
+
+            // verify
+            #expect(reply.status == .created, "\(reply.text)")
+            let created: PainReportBody = try reply.json()
+            #expect(created.reportedAt.map { abs($0.timeIntervalSince(when)) < 1 } == true)
+            #expect(reply.text.contains(#""reportedAt":""#) && !reply.text.contains(".000Z"), "answers in whole seconds")
+            #expect(garbled.status == .badRequest || garbled.status == .unprocessableEntity)
+        }
+    }
+
     @Test func badReportsAndQueriesNameTheFieldAtFault() async throws {
         try await withFormaApp { app in
             let api = APIClient(app: app)

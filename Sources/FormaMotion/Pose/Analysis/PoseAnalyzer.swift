@@ -11,6 +11,23 @@ public struct PoseAnalyzer: Sendable {
     /// Everything reported so far.
     public private(set) var analysis: PoseAnalysis
 
+    /// Where the repetition under way stands, for a live display (a ring that fills as the person moves).
+    public struct Progress: Sendable, Hashable {
+        /// The frame's time.
+        public var timeSeconds: Double
+        /// 0 in the start position, 1 at the excursion a repetition must reach to count now.
+        public var fraction: Double
+        /// The exercise's measure, smoothed as the counter reads it, in its unit.
+        public var value: Double
+        /// The side read (the left one when both sides are averaged); the measure's landmarks on it are
+        /// `exercise.signal.measure.shownJoints.map { $0.landmark(side) }`.
+        public var side: BodySide
+    }
+
+    /// The progress at the last frame whose signal was read; `nil` while the start position is learnt and while the
+    /// person or the measured joints are out of sight.
+    public private(set) var progress: Progress?
+
     private let aspectRatio: Double
     private var counter: RepetitionCounter
     private var signalFilter: OneEuroFilter
@@ -96,11 +113,13 @@ public struct PoseAnalyzer: Sendable {
         }
         guard visible, presence.isPresent, var skeleton else {
             counter.noSignal(time: time)
+            progress = nil
             return events
         }
         analysis.framesWithPerson += 1
         guard updateBodyScale(skeleton, time: time, elapsed: elapsed) else {
             counter.noSignal(time: time)
+            progress = nil
             return events
         }
         skeleton.torsoLength = torsoLength ?? 1
@@ -108,6 +127,7 @@ public struct PoseAnalyzer: Sendable {
 
         guard let raw = signalValue(skeleton, time: time), acceptsSample(raw, time: time) else {
             counter.noSignal(time: time)
+            progress = nil
             return events
         }
         let value = signalFilter.filter(raw, at: time)
@@ -116,6 +136,9 @@ public struct PoseAnalyzer: Sendable {
         lastAcceptedTime = time
         let wasMoving = counter.isMoving
         let step = counter.update(time: time, value: value)
+        progress = counter.fractionTowardsCount(value).map { fraction in
+            Progress(timeSeconds: time, fraction: fraction, value: value, side: workingSide ?? .left)
+        }
         if counter.isMoving || wasMoving {
             if !wasMoving { for index in trackers.indices { trackers[index].startRepetition() } }
             let turning = step == .newTurningPoint

@@ -103,6 +103,15 @@ struct RepetitionCounter: Sendable {
 
     private var scale: Double { typicalExcursion ?? nominalRange }
 
+    /// How far `value` is from the start position towards a counted repetition: 0 at rest, 1 at the excursion a
+    /// repetition must reach to count right now (``countThreshold``), clamped to 0…1; either side for two-way cycles.
+    /// `nil` while the start position is still being learnt.
+    func fractionTowardsCount(_ value: Double) -> Double? {
+        guard let rest else { return nil }
+        let excursion = bothWays ? abs(value - rest) : direction * (value - rest)
+        return min(max(excursion / max(countThreshold, 1e-9), 0), 1)
+    }
+
     private var enterThreshold: Double { max(tuning.enterFraction * scale, 3 * noiseLevel) }
 
     private var partialThreshold: Double {

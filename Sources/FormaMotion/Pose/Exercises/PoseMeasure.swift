@@ -57,6 +57,17 @@ public enum PoseMeasure: Sendable, Hashable, Codable {
         }
     }
 
+    /// The joints to highlight when showing a person what is measured: outer–middle–outer for angles (the trunk's
+    /// hip for angles from the trunk), the two joints compared otherwise, hip and shoulder for trunk measures.
+    public var shownJoints: [LimbJoint] {
+        switch self {
+        case let .jointAngle(a, b, c), let .planarJointAngle(a, b, c), let .dropBelowLine(a, b, c): [a, b, c]
+        case let .angleFromTrunk(a, b): [.hip, a, b]
+        case let .angleFromVertical(a, b), let .heightAbove(a, b), let .widthRatio(a, b): [a, b]
+        case .trunkSideLean, .trunkTwist: [.hip, .shoulder]
+        }
+    }
+
     /// The joints whose visibility the measure needs (per side for per-side measures; both sides otherwise).
     var joints: [LimbJoint] {
         switch self {

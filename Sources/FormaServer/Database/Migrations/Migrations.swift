@@ -33,6 +33,7 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateGoals(),
         AddTrainerConversationWorkout(),
         AddWorkoutRunCheckIn(),
+        CreateCompanyBrandings(),
         CreateCompetitions(),
     ]
 }

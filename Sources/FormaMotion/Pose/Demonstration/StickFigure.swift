@@ -1,4 +1,3 @@
-import FormaMotion
 import Foundation
 
 /// A kinematic stick figure: a handful of joint angles in, the 33 BlazePose landmarks out.

@@ -1,4 +1,3 @@
-import FormaMotion
 import Foundation
 
 /// A 3×3 rotation matrix, stored by rows, used to pose skeleton bones.
@@ -16,7 +15,7 @@ public struct SkeletonRotation: Sendable, Hashable {
 
     /// A right-handed rotation by `degrees` about the x axis.
     public static func aboutX(degrees: Double) -> SkeletonRotation {
-        let (s, c) = FormMath.sinCos(degrees: degrees)
+        let (s, c) = sinCos(degrees: degrees)
         return SkeletonRotation(rows: (
             Vector3(x: 1, y: 0, z: 0), Vector3(x: 0, y: c, z: -s), Vector3(x: 0, y: s, z: c)
         ))
@@ -24,7 +23,7 @@ public struct SkeletonRotation: Sendable, Hashable {
 
     /// A right-handed rotation by `degrees` about the y axis.
     public static func aboutY(degrees: Double) -> SkeletonRotation {
-        let (s, c) = FormMath.sinCos(degrees: degrees)
+        let (s, c) = sinCos(degrees: degrees)
         return SkeletonRotation(rows: (
             Vector3(x: c, y: 0, z: s), Vector3(x: 0, y: 1, z: 0), Vector3(x: -s, y: 0, z: c)
         ))
@@ -32,7 +31,7 @@ public struct SkeletonRotation: Sendable, Hashable {
 
     /// A right-handed rotation by `degrees` about the z axis.
     public static func aboutZ(degrees: Double) -> SkeletonRotation {
-        let (s, c) = FormMath.sinCos(degrees: degrees)
+        let (s, c) = sinCos(degrees: degrees)
         return SkeletonRotation(rows: (
             Vector3(x: c, y: -s, z: 0), Vector3(x: s, y: c, z: 0), Vector3(x: 0, y: 0, z: 1)
         ))
@@ -68,17 +67,9 @@ public struct SkeletonRotation: Sendable, Hashable {
         hasher.combine(rows.1)
         hasher.combine(rows.2)
     }
-}
 
-/// Degree-based trigonometry shared by the form-quality code.
-enum FormMath {
-    static func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
+    private static func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
         let radians = degrees * .pi / 180
         return (sin(radians), cos(radians))
-    }
-
-    /// `atan2` in degrees, for the angles of planar projections.
-    static func atan2Degrees(_ y: Double, _ x: Double) -> Double {
-        atan2(y, x) * 180 / .pi
     }
 }

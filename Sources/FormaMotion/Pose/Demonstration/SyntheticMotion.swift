@@ -1,6 +1,6 @@
-import FormaMotion
 
-/// How the stick figure moves through one repetition of each exercise the synthesiser knows.
+/// How the stick figure moves through one repetition of each exercise the engine counts: the model behind the
+/// synthesiser of test recordings (FormaMotionLab) and the demonstrations the pages show (``PoseDemonstration``).
 ///
 /// `pose(exercise, progress, side)` gives the figure at `progress` 0 (start position) … 1 (a full repetition's
 /// turning point); `side` is the working side for one-sided exercises and the lean or turn direction for two-way
@@ -17,7 +17,7 @@ public enum SyntheticMotion {
     }
 
     /// Whether the person lies or hangs (not standing on the floor) in this exercise.
-    static func isGrounded(_ exerciseID: String) -> Bool {
+    public static func isGrounded(_ exerciseID: String) -> Bool {
         !["pull-up", "dip"].contains(exerciseID)
     }
 
@@ -27,7 +27,7 @@ public enum SyntheticMotion {
         ["push-up", "sit-up", "glute-bridge", "dip", "shoulder-extension"].contains(exerciseID) ? 75 : 0
     }
 
-    static func pose(_ id: String, progress q: Double, side: BodySide, defect: Defect?) -> StickFigure? {
+    public static func pose(_ id: String, progress q: Double, side: BodySide, defect: Defect?) -> StickFigure? {
         var f = StickFigure()
         func working(_ limb: StickFigure.Limb, arm: Bool) {
             if arm { if side == .left { f.leftArm = limb } else { f.rightArm = limb } } else if side == .left {
@@ -86,7 +86,7 @@ public enum SyntheticMotion {
             bothArms(.init(elevation: 88, plane: 90, bend: 15 + 72 * q))
             bothLegs(.init(elevation: defect == .hipsSagging ? 22 * q + 4 : 2, plane: -90, bend: 0))
         case "pull-up":
-            bothArms(.init(elevation: 170 - 80 * q, plane: 0, bend: 15 + 88 * q))
+            bothArms(.init(elevation: 170 - 100 * q, plane: 0, bend: 15 + 88 * q))
             bothLegs(.init(elevation: 10, plane: 90, bend: 20))
         case "dip":
             bothArms(.init(elevation: 10 + 55 * q, plane: -90, bend: 15 + 72 * q))

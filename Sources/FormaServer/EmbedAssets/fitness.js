@@ -1,0 +1,555 @@
+// The fitness test (/embed/fitness-test, docs/fitness-tests.md "The page", seed 004): the person picks a category,
+// how many exercises and which of their tracked ones; then, per exercise, Begin records the phone's motion
+// (`devicemotion`, after the permission prompt iOS requires) for 30 seconds of samples — Skip sends what is recorded
+// so far — and the server counts the repetitions; the result is shown beside the previous one with a Track / Untrack
+// button, and the completed test with the level and whether it went up (`fitness_test_completed` to the host).
+import { h, show, formatSeconds } from './dom.js';
+
+export const CATEGORIES = ['strength', 'cardio', 'stretching', 'plyometrics', 'powerlifting', 'olympic weightlifting',
+  'strongman'];
+export const TEST_SECONDS = 30;
+const STANDARD_GRAVITY = 9.80665; // m/s² per g
+const NO_MOTION_MILLISECONDS = 4000; // after Begin with no sample yet, the page says that no motion arrives
+const MAXIMUM_SAMPLES = 120000; // the API's limit
+
+const rateFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+const round4 = (value) => Math.round(value * 10000) / 10000;
+
+// One `devicemotion` event as the API's sample: acceleration in g with gravity included, in Core Motion's sign
+// (a phone held upright at rest reads y = −1; the web reports the opposite, +9.81 m/s²), rotation rate in deg/s
+// about x, y, z (the web's beta, gamma, alpha). `null` for an event without acceleration (desktop browsers send one).
+export function motionSample(event) {
+  const a = event.accelerationIncludingGravity;
+  if (!a || ![a.x, a.y, a.z].every(Number.isFinite)) return null;
+  const r = event.rotationRate;
+  const gyro = r && [r.beta, r.gamma, r.alpha].every(Number.isFinite) ? [r.beta, r.gamma, r.alpha].map(round4) : null;
+  // `interval` is milliseconds in the specification; older WebKit gave seconds (below 1: no sensor runs at 1 kHz).
+  let interval = Number.isFinite(event.interval) && event.interval > 0 ? event.interval : null;
+  if (interval !== null && interval < 1) interval *= 1000;
+  return {
+    accel: [a.x, a.y, a.z].map((value) => round4(-value / STANDARD_GRAVITY)),
+    gyro,
+    interval,
+    at: event.timeStamp,
+  };
+}
+
+// Collects `devicemotion` samples until `seconds` of them are recorded. Time is the samples' own: the sum of each
+// event's `interval` (the sensor's period), or the events' time stamps when a browser gives no interval. So the timer
+// runs with the sensor and a test can drive it by dispatching events, whatever the speed of the machine.
+export class MotionRecorder {
+  constructor({ seconds = TEST_SECONDS, onSample = () => {}, onFull = () => {}, target = window } = {}) {
+    this.seconds = seconds;
+    this.onSample = onSample;
+    this.onFull = onFull;
+    this.target = target;
+    this.samples = [];
+    this.recordedAt = null;
+    this.listening = false;
+    this.listener = (event) => this.take(event);
+  }
+
+  start() {
+    this.samples = [];
+    this.recordedAt = new Date();
+    this.listening = true;
+    this.target.addEventListener('devicemotion', this.listener);
+  }
+
+  stop() {
+    this.listening = false;
+    this.target.removeEventListener('devicemotion', this.listener);
+  }
+
+  take(event) {
+    if (!this.listening) return;
+    const sample = motionSample(event);
+    if (!sample) return;
+    this.samples.push(sample);
+    const elapsed = this.elapsedSeconds();
+    this.onSample(elapsed, this.samples.length);
+    if (elapsed >= this.seconds || this.samples.length >= MAXIMUM_SAMPLES) {
+      this.stop();
+      this.onFull();
+    }
+  }
+
+  // Seconds each sample ends at: the running sum of intervals (in milliseconds, so 1,500 of 20 ms are exactly 30 s),
+  // else time stamps from the first sample's.
+  times() {
+    if (this.samples.every((sample) => sample.interval !== null)) {
+      let sum = 0;
+      return this.samples.map((sample) => (sum += sample.interval) / 1000);
+    }
+    const first = this.samples.length ? this.samples[0].at : 0;
+    return this.samples.map((sample) => (sample.at - first) / 1000);
+  }
+
+  elapsedSeconds() {
+    const times = this.times();
+    return times.length ? times[times.length - 1] : 0;
+  }
+
+  // The API's MotionRecording: `sampleRate` when every interval is the same, otherwise `t` per sample (strictly
+  // increasing: samples whose time does not advance are left out). Gyroscope only when every sample has it.
+  recording(exerciseId) {
+    let samples = this.samples;
+    // Whole seconds: the API's date-time decoding takes no fractional seconds.
+    const body = { exerciseId, recordedAt: this.recordedAt.toISOString().replace(/\.\d+Z$/, 'Z') };
+    const intervals = new Set(samples.map((sample) => sample.interval));
+    if (intervals.size === 1 && samples.length && samples[0].interval !== null) {
+      body.sampleRate = round4(1000 / samples[0].interval);
+    } else {
+      const times = this.times();
+      const kept = [];
+      const t = [];
+      samples.forEach((sample, index) => {
+        if (t.length === 0 || times[index] > t[t.length - 1]) {
+          kept.push(sample);
+          t.push(round4(times[index]));
+        }
+      });
+      samples = kept;
+      body.t = t;
+    }
+    body.accel = samples.map((sample) => sample.accel);
+    if (samples.length && samples.every((sample) => sample.gyro)) body.gyro = samples.map((sample) => sample.gyro);
+    return body;
+  }
+}
+
+// "10 repetitions, 30.0 a minute" for a stored result.
+export function resultLine(result) {
+  if (!result) return 'no result';
+  const reps = `${result.reps} ${result.reps === 1 ? 'repetition' : 'repetitions'}`;
+  return result.ratePerMinute === undefined || result.ratePerMinute === null
+    ? reps : `${reps}, ${rateFormat.format(result.ratePerMinute)} a minute`;
+}
+
+export function changeLine(change) {
+  if (change === undefined || change === null) return '—';
+  const percent = Math.round(Math.abs(change) * 100);
+  if (percent === 0) return 'same pace';
+  return `${percent} % ${change > 0 ? 'faster' : 'slower'}`;
+}
+
+export class FitnessTestView {
+  constructor(context) {
+    this.context = context;
+    this.test = null;
+    this.recorder = null;
+    this.noMotion = null;
+    this.tracked = new Map(); // exercise id → tracked, as the server last answered
+  }
+
+  get api() {
+    return this.context.api;
+  }
+
+  leave() {
+    if (this.recorder) this.recorder.stop();
+    clearTimeout(this.noMotion);
+  }
+
+  // ---- choosing the test
+
+  async open() {
+    show(h('p', { class: 'status' }, 'Loading…'));
+    let level;
+    let latest;
+    try {
+      [level, latest] = await Promise.all([this.api.get('/v1/me/fitness-level'), this.api.get('/v1/fitness-tests?limit=1')]);
+    } catch (error) {
+      this.context.fail('api', `fitness test: ${error.message}`);
+      return;
+    }
+    this.status = h('p', { class: 'status', id: 'fitness-status', role: 'status' });
+    this.errors = {};
+    const error = (name) => (this.errors[name] = h('p', { class: 'field-error', id: `${name}-error` }));
+    this.category = h('select', { id: 'fitness-category', 'aria-describedby': 'category-error',
+      onChange: () => {
+        this.found.replaceChildren();
+        this.refreshTracked();
+      } }, CATEGORIES.map((name) => h('option', { value: name }, name)));
+    this.count = h('select', { id: 'fitness-count', 'aria-describedby': 'count-hint count-error' },
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((value) => h('option', { value }, String(value))));
+    this.choices = h('div', { class: 'choices-list', id: 'fitness-choices' });
+    const form = h('form', { id: 'fitness-setup', 'aria-labelledby': 'setup-heading', novalidate: true },
+      h('h2', { id: 'setup-heading' }, 'Start a test'),
+      h('div', { class: 'field' }, h('label', { for: 'fitness-category' }, 'Category'), this.category, error('category')),
+      h('div', { class: 'field' }, h('label', { for: 'fitness-count' }, 'How many exercises'), this.count,
+        h('p', { class: 'meta', id: 'count-hint' }, 'Used when you tick none below: Forma picks the ones tested longest ago.'),
+        error('count')),
+      h('fieldset', { class: 'choices', id: 'fitness-exercises' },
+        h('legend', {}, 'Your tracked exercises'), this.choices, error('exerciseIds')),
+      h('div', { class: 'actions' }, h('button', { id: 'start-test', class: 'primary', type: 'submit' }, 'Start test')));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.start();
+    });
+    this.search = h('input', { id: 'track-search', type: 'search', maxlength: 100, 'aria-describedby': 'track-hint' });
+    this.found = h('ul', { class: 'track-results', id: 'track-results', 'aria-label': 'Exercises found' });
+    const searchForm = h('form', { id: 'track-form', role: 'search', 'aria-labelledby': 'track-heading', novalidate: true },
+      h('h2', { id: 'track-heading' }, 'Track an exercise'),
+      h('div', { class: 'field' }, h('label', { for: 'track-search' }, 'Exercise name'), this.search,
+        h('p', { class: 'meta', id: 'track-hint' }, 'Searches the chosen category; tracked exercises can be tested.')),
+      h('div', { class: 'actions' }, h('button', { id: 'track-find', type: 'submit' }, 'Find')));
+    searchForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.find();
+    });
+    const unfinished = latest.items[0] && latest.items[0].status === 'in_progress' ? latest.items[0] : null;
+    show(h('section', { class: 'fitness-test' },
+      h('h1', { id: 'fitness-heading', tabindex: '-1' }, 'Fitness test'),
+      h('p', { id: 'fitness-level' }, levelLine(level)),
+      h('p', { class: 'meta' }, 'Hold your phone in the hand doing the exercise. Each exercise records 30 seconds of its motion; Forma counts the repetitions.'),
+      unfinished ? h('div', { class: 'actions' }, h('button', { id: 'carry-on', onClick: () => this.run(unfinished) },
+        `Carry on with your ${unfinished.category} test (${unfinished.exercises.length - unfinished.remaining.length} of ${unfinished.exercises.length} recorded)`)) : null,
+      this.status, form, searchForm, this.found,
+      h('div', { class: 'actions' },
+        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, 'Close'))));
+    await this.refreshTracked();
+  }
+
+  async refreshTracked() {
+    let list;
+    try {
+      list = await this.api.get(`/v1/me/tracked-exercises?category=${encodeURIComponent(this.category.value)}`);
+    } catch (error) {
+      this.status.textContent = `Tracked exercises: ${error.message}`;
+      return;
+    }
+    for (const item of list.items) this.tracked.set(item.exerciseId, true);
+    const ticked = new Set([...this.choices.querySelectorAll('input:checked')].map((box) => box.value));
+    this.choices.replaceChildren(...(list.items.length === 0
+      ? [h('p', { class: 'meta empty' }, `You track no ${this.category.value} exercise yet: find one below and track it.`)]
+      : list.items.map((item) => {
+        const id = `fitness-exercise-${item.exerciseId.replace(/[^a-z0-9]+/gi, '-')}`;
+        return h('label', { class: 'choice', for: id },
+          h('input', { type: 'checkbox', id, value: item.exerciseId, checked: ticked.has(item.exerciseId),
+            'aria-describedby': 'exerciseIds-error' }), ` ${item.name}`);
+      })));
+  }
+
+  async find() {
+    const query = this.search.value.trim();
+    const path = `/v1/exercises?category=${encodeURIComponent(this.category.value)}&perPage=10`
+      + (query ? `&q=${encodeURIComponent(query)}` : '');
+    let page;
+    try {
+      page = await this.api.get(path);
+    } catch (error) {
+      this.status.textContent = `Search: ${error.message}`;
+      return;
+    }
+    this.found.replaceChildren(...(page.items.length === 0
+      ? [h('li', { class: 'empty' }, 'No exercise found.')]
+      : page.items.map((exercise) => h('li', {}, h('span', {}, exercise.name),
+        this.trackButton({ exerciseId: exercise.id, name: exercise.name }, () => this.refreshTracked())))));
+    this.status.textContent = `${page.total} ${page.total === 1 ? 'exercise' : 'exercises'} found${page.total > page.items.length ? `, the first ${page.items.length} shown` : ''}.`;
+  }
+
+  clearErrors() {
+    for (const error of Object.values(this.errors)) error.textContent = '';
+    for (const control of [this.category, this.count, ...this.choices.querySelectorAll('input')]) {
+      control.removeAttribute('aria-invalid');
+    }
+  }
+
+  async start() {
+    this.clearErrors();
+    const ids = [...this.choices.querySelectorAll('input:checked')].map((box) => box.value);
+    const body = { category: this.category.value };
+    if (ids.length > 0) body.exerciseIds = ids;
+    else body.count = Number(this.count.value);
+    let test;
+    try {
+      test = await this.api.post('/v1/fitness-tests', body);
+    } catch (error) {
+      const fields = (error.problem && error.problem.errors) || [];
+      if (fields.length === 0) this.status.textContent = `Not started: ${error.message}`;
+      for (const field of fields.slice().reverse()) this.fieldError(field.field, field.detail);
+      return;
+    }
+    this.run(test);
+  }
+
+  // `exerciseIds[1]` is shown under the exercises, its box marked; `count` and `category` under their selects.
+  fieldError(field, message) {
+    const name = String(field).replace(/\[(\d+)\]$/, '');
+    const index = /\[(\d+)\]$/.exec(String(field));
+    const error = this.errors[name];
+    if (!error) {
+      this.status.textContent = `Not started: ${field}: ${message}`;
+      return;
+    }
+    error.textContent = error.textContent ? `${error.textContent} ${message}` : message;
+    let control = name === 'category' ? this.category : name === 'count' ? this.count : null;
+    if (name === 'exerciseIds') {
+      const boxes = [...this.choices.querySelectorAll('input:checked')];
+      control = (index && boxes[Number(index[1])]) || boxes[0] || this.choices.querySelector('input');
+    }
+    if (control) {
+      control.setAttribute('aria-invalid', 'true');
+      control.focus();
+    }
+  }
+
+  // ---- recording the exercises
+
+  run(test) {
+    this.test = test;
+    const next = test.remaining[0];
+    if (test.status === 'completed' || next === undefined) {
+      this.results();
+      return;
+    }
+    this.exercise(test.exercises.find((item) => item.exerciseId === next));
+  }
+
+  exercise(item) {
+    const test = this.test;
+    const number = test.exercises.indexOf(item) + 1;
+    this.timer = h('p', { class: 'big', id: 'fitness-timer', role: 'timer', 'aria-label': 'Time left' }, formatSeconds(TEST_SECONDS));
+    this.alert = h('p', { class: 'field-error', id: 'fitness-alert', role: 'alert' });
+    this.status = h('p', { class: 'status', id: 'fitness-status', role: 'status' });
+    this.beginButton = h('button', { id: 'begin', class: 'primary', onClick: () => this.begin(item) }, 'Begin');
+    this.skipButton = h('button', { id: 'skip', hidden: true, onClick: () => this.finishRecording(item) }, 'Skip: send now');
+    this.resultArea = h('div', { id: 'exercise-result' });
+    const heading = h('h2', { id: 'exercise-name', tabindex: '-1' }, item.name);
+    show(h('section', { class: 'fitness-test fitness-run', dataset: { state: 'ready', exerciseId: item.exerciseId } },
+      h('h1', {}, `Fitness test: ${test.category}`),
+      h('p', { class: 'meta', id: 'fitness-progress' }, `Exercise ${number} of ${test.exercises.length}`),
+      heading,
+      h('p', { id: 'fitness-previous' }, item.previous
+        ? `Last time: ${resultLine(item.previous)}.` : 'No earlier result: this one sets your baseline.'),
+      h('p', { class: 'meta' }, 'Press Begin, then do as many repetitions as you can until the timer ends.'),
+      this.timer, this.alert, this.status,
+      h('div', { class: 'actions' }, this.beginButton, this.skipButton),
+      this.resultArea,
+      h('div', { class: 'actions' },
+        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, 'Close'))));
+    heading.focus();
+  }
+
+  setState(state) {
+    const section = document.querySelector('.fitness-run');
+    if (section) section.dataset.state = state;
+  }
+
+  // Must run from the click: iOS asks for motion access only inside a user gesture. Without a prompt to answer the
+  // recording starts at once, in the click itself.
+  async begin(item) {
+    this.alert.textContent = '';
+    if (typeof window.DeviceMotionEvent === 'undefined') {
+      this.motionProblem('This browser gives the page no access to motion sensors: take the test on a phone or tablet.');
+      return;
+    }
+    if (typeof window.DeviceMotionEvent.requestPermission === 'function') {
+      let answer;
+      try {
+        answer = await window.DeviceMotionEvent.requestPermission();
+      } catch (error) {
+        answer = 'denied';
+      }
+      if (answer !== 'granted') {
+        this.motionProblem('Motion access was refused. Allow motion and orientation access for this app in your '
+          + 'phone\'s settings, then press Begin again.');
+        return;
+      }
+    }
+    this.record(item);
+  }
+
+  motionProblem(message) {
+    this.alert.textContent = message;
+    this.context.bridge.post('error_occurred', { code: 'motion', message });
+  }
+
+  record(item) {
+    let shown = TEST_SECONDS;
+    this.recorder = new MotionRecorder({
+      onSample: (elapsed) => {
+        if (this.alert.dataset.noMotion) {
+          this.alert.textContent = '';
+          delete this.alert.dataset.noMotion;
+        }
+        const left = Math.max(0, Math.ceil(TEST_SECONDS - elapsed - 1e-9));
+        if (left !== shown) {
+          shown = left;
+          this.timer.textContent = formatSeconds(left);
+        }
+      },
+      onFull: () => this.finishRecording(item),
+    });
+    this.recorder.start();
+    this.setState('recording');
+    this.timer.textContent = formatSeconds(TEST_SECONDS);
+    this.beginButton.hidden = true;
+    this.skipButton.hidden = false;
+    this.skipButton.focus();
+    this.status.textContent = `Recording ${item.name}: go!`;
+    clearTimeout(this.noMotion);
+    this.noMotion = setTimeout(() => {
+      if (this.recorder && this.recorder.listening && this.recorder.samples.length === 0) {
+        this.alert.dataset.noMotion = 'true';
+        this.alert.textContent = 'No motion is arriving from this device\'s sensors. A phone or tablet is needed; '
+          + 'on a computer, press Skip.';
+      }
+    }, NO_MOTION_MILLISECONDS);
+  }
+
+  async finishRecording(item) {
+    const recorder = this.recorder;
+    if (!recorder || this.sending) return;
+    recorder.stop();
+    clearTimeout(this.noMotion);
+    this.recorder = null;
+    this.skipButton.hidden = true;
+    if (recorder.samples.length === 0) {
+      this.setState('ready');
+      delete this.alert.dataset.noMotion;
+      this.motionProblem('No motion was recorded: this device sent no motion data. Take the test on a phone or '
+        + 'tablet, or press Begin to try again.');
+      this.again();
+      return;
+    }
+    this.setState('sending');
+    this.sending = true;
+    this.status.textContent = 'Counting your repetitions…';
+    let test;
+    try {
+      test = await this.api.post(
+        `/v1/fitness-tests/${encodeURIComponent(this.test.id)}/exercises/${encodeURIComponent(item.exerciseId)}/motion`,
+        recorder.recording(item.exerciseId));
+    } catch (error) {
+      this.sending = false;
+      this.setState('ready');
+      this.status.textContent = '';
+      this.alert.textContent = `Not recorded: ${error.message}`;
+      this.again();
+      return;
+    } finally {
+      this.sending = false;
+    }
+    this.test = test;
+    const done = test.exercises.find((entry) => entry.exerciseId === item.exerciseId);
+    this.showResult(done);
+  }
+
+  again() {
+    this.beginButton.textContent = 'Begin again';
+    this.beginButton.hidden = false;
+    this.beginButton.focus();
+    this.timer.textContent = formatSeconds(TEST_SECONDS);
+  }
+
+  showResult(item) {
+    const completed = this.test.status === 'completed';
+    this.setState('recorded');
+    this.status.textContent = `${item.name}: ${resultLine(item.result)}.`;
+    const next = h('button', { id: 'next', class: 'primary', onClick: () => this.run(this.test) },
+      completed ? 'See your results' : 'Next exercise');
+    const heading = h('h3', { id: 'result-heading', tabindex: '-1' }, 'Your result');
+    this.resultArea.replaceChildren(
+      heading,
+      h('dl', { class: 'totals', id: 'result' },
+        h('dt', {}, 'This time'), h('dd', { id: 'result-this' }, resultLine(item.result)),
+        h('dt', {}, 'Last time'), h('dd', { id: 'result-previous' }, item.previous ? resultLine(item.previous) : 'none'),
+        h('dt', {}, 'Change'), h('dd', { id: 'result-change' }, changeLine(item.change))),
+      h('div', { class: 'actions' }, this.trackButton(item), next,
+        completed ? null : h('button', { id: 'record-again', onClick: () => this.exercise(item) }, 'Record again')));
+    heading.focus();
+    if (completed) this.tellHost();
+  }
+
+  // A Track / Untrack button for one exercise: its text says what a press does, the status line what it did.
+  trackButton(item, after = () => {}) {
+    const button = h('button', { type: 'button', class: 'track', dataset: { exerciseId: item.exerciseId } });
+    const set = (tracked) => {
+      this.tracked.set(item.exerciseId, tracked);
+      button.dataset.tracked = String(tracked);
+      button.textContent = `${tracked ? 'Untrack' : 'Track'} ${item.name}`;
+    };
+    if (this.tracked.has(item.exerciseId)) {
+      set(this.tracked.get(item.exerciseId));
+    } else {
+      set(false);
+      button.disabled = true;
+      this.api.get(`/v1/me/tracked-exercises/${encodeURIComponent(item.exerciseId)}`)
+        .then((answer) => set(answer.tracked))
+        .catch(() => {})
+        .finally(() => { button.disabled = false; });
+    }
+    button.addEventListener('click', async () => {
+      const tracked = this.tracked.get(item.exerciseId);
+      let answer;
+      try {
+        answer = await this.api.request(tracked ? 'DELETE' : 'PUT',
+          `/v1/me/tracked-exercises/${encodeURIComponent(item.exerciseId)}`);
+      } catch (error) {
+        this.status.textContent = `${item.name}: ${error.message}`;
+        return;
+      }
+      set(answer.tracked);
+      this.status.textContent = answer.tracked
+        ? `${item.name} is tracked: fitness tests can pick it.`
+        : `${item.name} is no longer tracked; its results are kept.`;
+      await after();
+    });
+    return button;
+  }
+
+  // ---- the completed test
+
+  tellHost() {
+    if (this.told === this.test.id) return;
+    this.told = this.test.id;
+    const level = this.test.level;
+    this.context.bridge.post('fitness_test_completed', {
+      id: this.test.id, category: this.test.category, exercises: this.test.exercises.length,
+      levelBefore: level.before, level: level.after, levelledUp: level.levelledUp,
+    });
+  }
+
+  async results() {
+    const test = this.test;
+    this.tellHost();
+    let level = null;
+    try {
+      level = await this.api.get('/v1/me/fitness-level');
+    } catch (error) {
+      level = null;
+    }
+    this.status = h('p', { class: 'status', id: 'fitness-status', role: 'status' });
+    const change = test.level;
+    const heading = h('h1', { id: 'results-heading', tabindex: '-1' }, 'Your results');
+    show(h('section', { class: 'fitness-test fitness-results', dataset: { state: 'completed' } },
+      heading,
+      h('p', { id: 'fitness-level-result', class: change.levelledUp ? 'level-up' : null },
+        change.levelledUp
+          ? `Level up! You are now level ${change.after}${level ? ` (${level.name})` : ''}, up from ${change.before}.`
+          : `Level ${change.after}${level ? ` (${level.name})` : ''}: not changed.`),
+      h('p', { class: 'meta', id: 'fitness-reason' }, change.reason),
+      h('table', { class: 'results', id: 'fitness-results' },
+        h('caption', {}, `Your ${test.category} test beside the previous one`),
+        h('thead', {}, h('tr', {}, ['Exercise', 'This test', 'Previous', 'Change'].map((title) => h('th', { scope: 'col' }, title)))),
+        h('tbody', {}, test.exercises.map((item) => h('tr', { dataset: { exerciseId: item.exerciseId } },
+          h('th', { scope: 'row' }, item.name),
+          h('td', {}, resultLine(item.result)),
+          h('td', {}, item.previous ? resultLine(item.previous) : '—'),
+          h('td', {}, changeLine(item.change)))))),
+      h('h2', {}, 'Keep testing these exercises?'),
+      h('div', { class: 'actions', id: 'track-buttons' }, test.exercises.map((item) => this.trackButton(item))),
+      this.status,
+      h('div', { class: 'actions' },
+        h('button', { id: 'another', onClick: () => this.open() }, 'Take another test'),
+        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, 'Close'))));
+    heading.focus();
+  }
+}
+
+function levelLine(level) {
+  const tests = level.testsCompleted === 1 ? '1 test completed' : `${level.testsCompleted} tests completed`;
+  return `Your level: ${level.level} (${level.name}) · ${tests}`;
+}

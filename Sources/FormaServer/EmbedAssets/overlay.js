@@ -1,0 +1,159 @@
+// The camera stage (docs/embed.md, "Camera view"): the video, or the replayed skeleton alone, with the tracked body
+// drawn over it, the joint the exercise measures highlighted with its value, a repetition ring that fills with the
+// server's `progress` events (docs/live-protocol.md) and holds the count, and guidance when the person is not in
+// the picture. The drawing is decoration for sighted people; the count and cues are announced by the views' live
+// regions and the guidance by its own, so the SVG is hidden from screen readers.
+import { h, svg } from './dom.js';
+
+const WIDTH = 1000;
+const RING_RADIUS = 70;
+const RING_LENGTH = 2 * Math.PI * RING_RADIUS;
+const LANDMARKS = 33;
+
+// BlazePose bones without the face (drawn as a head), as the demonstration draws them.
+const BONES = [
+  [11, 12], [11, 23], [12, 24], [23, 24],
+  [11, 13], [13, 15], [15, 17], [15, 19], [15, 21], [17, 19],
+  [12, 14], [14, 16], [16, 18], [16, 20], [16, 22], [18, 20],
+  [23, 25], [25, 27], [27, 29], [29, 31], [27, 31],
+  [24, 26], [26, 28], [28, 30], [30, 32], [28, 32],
+];
+
+export class CameraStage {
+  constructor(video) {
+    this.video = video;
+    this.height = WIDTH;
+    this.latest = null;
+    this.scheduled = false;
+    this.measured = [];
+    this.bones = BONES.map(() => svg('line', { class: 'bone' }));
+    this.joints = Array.from({ length: LANDMARKS }, (_, index) => svg('circle', {
+      class: index <= 10 ? 'joint face' : 'joint', r: 9,
+    }));
+    this.head = svg('circle', { class: 'head' });
+    this.angle = svg('text', { class: 'angle' });
+    this.ringFill = svg('circle', {
+      class: 'ring-fill', r: RING_RADIUS, 'stroke-dasharray': `0 ${RING_LENGTH}`, transform: 'rotate(-90)',
+    });
+    this.ringCount = svg('text', { class: 'ring-count', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, '0');
+    this.ring = svg('g', { class: 'ring', 'data-fraction': '0' },
+      svg('circle', { class: 'ring-track', r: RING_RADIUS }), this.ringFill, this.ringCount);
+    this.body = svg('g', { class: 'body' }, this.head, this.bones, this.joints, this.angle);
+    this.overlay = svg('svg', { class: 'overlay', 'aria-hidden': 'true', id: 'overlay' }, this.body, this.ring);
+    this.guidance = h('p', { class: 'guidance', id: 'guidance', role: 'status', hidden: true });
+    this.element = h('div', { class: 'stage', id: 'stage' }, video, this.overlay, this.guidance);
+    this.layout(4 / 3, false);
+  }
+
+  // The picture's shape, and whether it is a mirrored camera (the person sees themself as in a mirror).
+  layout(aspectRatio, mirrored) {
+    const ratio = Number.isFinite(aspectRatio) && aspectRatio > 0 ? aspectRatio : 4 / 3;
+    this.height = Math.round(WIDTH / ratio);
+    this.overlay.setAttribute('viewBox', `0 0 ${WIDTH} ${this.height}`);
+    this.body.setAttribute('transform', mirrored ? `translate(${WIDTH} 0) scale(-1 1)` : '');
+    this.mirrored = mirrored;
+    this.ring.setAttribute('transform', `translate(${WIDTH - RING_RADIUS - 30} ${RING_RADIUS + 30})`);
+    this.element.style.setProperty('--stage-ratio', String(ratio));
+  }
+
+  // A new set: the source's picture, an empty ring, no highlighted joint.
+  begin(source) {
+    this.layout(source.aspectRatio, source.kind === 'camera');
+    this.element.classList.toggle('replay', source.kind !== 'camera');
+    this.setCount(0);
+    this.progress(null);
+    this.presence(true);
+    this.latest = null;
+    this.body.setAttribute('visibility', 'hidden');
+  }
+
+  // Landmarks of one frame, [x, y, z, visibility] each in the picture's 0–1 coordinates; drawn once per display frame.
+  frame(landmarks) {
+    this.latest = Array.isArray(landmarks) && landmarks.length === LANDMARKS ? landmarks : null;
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      this.draw();
+    });
+  }
+
+  draw() {
+    const points = this.latest;
+    if (!points) {
+      this.body.setAttribute('visibility', 'hidden');
+      return;
+    }
+    this.body.setAttribute('visibility', 'visible');
+    const at = (index) => [points[index][0] * WIDTH, points[index][1] * this.height];
+    BONES.forEach(([a, b], i) => {
+      const [x1, y1] = at(a);
+      const [x2, y2] = at(b);
+      const line = this.bones[i];
+      line.setAttribute('x1', x1.toFixed(1));
+      line.setAttribute('y1', y1.toFixed(1));
+      line.setAttribute('x2', x2.toFixed(1));
+      line.setAttribute('y2', y2.toFixed(1));
+    });
+    this.joints.forEach((joint, index) => {
+      const [x, y] = at(index);
+      joint.setAttribute('cx', x.toFixed(1));
+      joint.setAttribute('cy', y.toFixed(1));
+      const visible = (points[index][3] ?? 1) >= 0.5;
+      joint.classList.toggle('unseen', !visible);
+    });
+    const [earX, earY] = at(7).map((value, i) => (value + at(8)[i]) / 2);
+    const [shoulderX, shoulderY] = at(11).map((value, i) => (value + at(12)[i]) / 2);
+    const [hipX, hipY] = at(23).map((value, i) => (value + at(24)[i]) / 2);
+    this.head.setAttribute('cx', earX.toFixed(1));
+    this.head.setAttribute('cy', earY.toFixed(1));
+    this.head.setAttribute('r', (Math.hypot(shoulderX - hipX, shoulderY - hipY) * 0.22).toFixed(1));
+    if (this.measured.length > 0) {
+      const joint = this.measured[Math.floor(this.measured.length / 2)];
+      const [x, y] = at(joint);
+      // The label reads left to right even over a mirrored picture.
+      this.angle.setAttribute('x', (this.mirrored ? WIDTH - x : x).toFixed(1));
+      this.angle.setAttribute('y', (y - 30).toFixed(1));
+      this.angle.setAttribute('transform', this.mirrored ? `translate(${WIDTH} 0) scale(-1 1)` : '');
+    }
+  }
+
+  // The server's `progress` event (or null to clear): the ring's fill, the measured joints and their value.
+  progress(event) {
+    const fraction = event ? Math.max(0, Math.min(1, Number(event.fraction) || 0)) : 0;
+    this.ringFill.setAttribute('stroke-dasharray', `${(fraction * RING_LENGTH).toFixed(1)} ${RING_LENGTH.toFixed(1)}`);
+    this.ring.dataset.fraction = fraction.toFixed(2);
+    this.ring.classList.toggle('full', fraction >= 1);
+    this.measured = event && Array.isArray(event.landmarks) ? event.landmarks.filter((i) => i >= 0 && i < LANDMARKS) : [];
+    this.joints.forEach((joint, index) => joint.classList.toggle('measured', this.measured.includes(index)));
+    if (event && Number.isFinite(event.value)) {
+      this.angle.textContent = event.unit === 'degrees' ? `${Math.round(event.value)}°` : `${event.value.toFixed(2)}`;
+    } else {
+      this.angle.textContent = '';
+    }
+  }
+
+  setCount(count) {
+    this.ringCount.textContent = String(count);
+    this.ring.dataset.count = String(count);
+  }
+
+  // Whether the person is in the picture (the server's left_frame / returned_frame).
+  presence(visible) {
+    this.guidance.hidden = visible;
+    this.guidance.textContent = visible ? '' : 'Move back into the picture: the camera needs to see your whole body.';
+    this.element.classList.toggle('away', !visible);
+    if (!visible) this.progress(null);
+  }
+}
+
+// What a live event changes on the stage; `count` is the view's repetition count after the event.
+export function stageEvent(stage, event, count) {
+  switch (event.type) {
+    case 'progress': stage.progress(event); break;
+    case 'rep': stage.setCount(count); break;
+    case 'left_frame': stage.presence(false); break;
+    case 'returned_frame': stage.presence(true); break;
+    default: break;
+  }
+}
