@@ -12,7 +12,6 @@ extension FormaAPIHandler {
         let mine = try await store.joined(by: me.userID)
         let rows: [CompetitionModel]
         if input.query.joined == true {
-            try await store.ensureBuiltIns()
             rows = mine.map(\.0)
         } else {
             rows = try await store.current()

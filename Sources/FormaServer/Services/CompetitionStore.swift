@@ -50,11 +50,16 @@ struct CompetitionStore {
 
     // MARK: Listing
 
-    /// Makes the current window of every built-in competition unless it exists.
+    /// Makes the current window of every built-in competition unless it exists. Reads first, so a listing writes
+    /// only when a window is new.
     func ensureBuiltIns() async throws {
-        for builtIn in BuiltInCompetition.all {
+        let windows = BuiltInCompetition.all.map { builtIn in
             let definition = builtIn.definition(containing: now, in: timeZone)
-            let key = builtIn.key(of: definition.start)
+            return (definition, builtIn.key(of: definition.start))
+        }
+        let existing = Set(try await query().filter(\.$builtInKey ~~ windows.map(\.1)).all(\.$builtInKey)
+            .compactMap { $0 })
+        for (definition, key) in windows where !existing.contains(key) {
             try await database.sql().raw("""
                 INSERT INTO \(ident: CompetitionModel.schema) (id, company_id, name, description, metric, exercise_id,
                     pose_exercise, challenge_seconds, start_local, end_local, time_zone, starts_at, ends_at,

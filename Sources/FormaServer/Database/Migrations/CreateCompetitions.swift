@@ -62,11 +62,11 @@ struct CreateCompetitions: AsyncMigration {
         try await sql.create(index: "standings_person")
             .on(Standings.table).column("user_id").column("board_id")
             .run()
-        try await fillChallengeBoards(on: database)
+        try await Self.fillChallengeBoards(on: database)
     }
 
-    /// Each person's best camera score of each challenge so far, on its board.
-    private func fillChallengeBoards(on database: any Database) async throws {
+    /// Each person's best camera score of each challenge so far, on its board (the earliest of equal bests).
+    static func fillChallengeBoards(on database: any Database) async throws {
         let scores = try await ChallengeScoreModel.query(on: database)
             .filter(\.$source == "camera")
             .all()
