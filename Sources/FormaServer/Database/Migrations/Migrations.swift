@@ -34,5 +34,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         AddTrainerConversationWorkout(),
         AddWorkoutRunCheckIn(),
         CreateCompanyBrandings(),
+        AddLiveSetRangeOfMotion(),
     ]
 }
