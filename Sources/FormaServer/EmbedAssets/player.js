@@ -411,8 +411,10 @@ export class WorkoutPlayer {
     const totalSeconds = Math.round((performance.now() - this.startedAt) / 1000);
     const names = new Map(workout.items.map((item) => [item.exerciseId, item.name]));
     // What the server stored, when the save reached it; else what the page counted itself.
+    // In the workout's order, as the results screen lists them.
+    const order = new Map(workout.items.map((item, index) => [item.exerciseId, index]));
     const exerciseResults = run && run.results
-      ? run.results.map((result) => ({
+      ? [...run.results].sort((a, b) => (order.get(a.exerciseId) ?? 0) - (order.get(b.exerciseId) ?? 0)).map((result) => ({
         exerciseId: result.exerciseId,
         exercise: names.get(result.exerciseId) ?? result.exerciseId,
         repeats: result.reps ?? null,

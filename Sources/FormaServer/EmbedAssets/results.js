@@ -45,7 +45,7 @@ const DURATION = {
 };
 const SCORE = {
   more: 'points higher than last time', fewer: 'points lower than last time', same: 'same as last time',
-  show: (value) => number(value, 1), tolerance: 0.05,
+  show: (value) => number(value, 1), was: formatScore, tolerance: 0.05,
 };
 const rangeWords = (unit) => ({
   more: 'more than last time', fewer: 'less than last time', same: 'same as last time',
@@ -53,10 +53,10 @@ const rangeWords = (unit) => ({
 });
 
 // "2 more than last time (10 on 25 Nov)", in words, never by colour alone; `null` without both values.
-function change(now, before, when, { more, fewer, same, show, tolerance = 0 }) {
+function change(now, before, when, { more, fewer, same, show, was: shown = show, tolerance = 0 }) {
   if (now === null || now === undefined || before === null || before === undefined) return null;
   const difference = now - before;
-  const was = `(${show(before)} on ${when})`;
+  const was = `(${shown(before)} on ${when})`;
   const trend = Math.abs(difference) <= tolerance ? 'same' : difference > 0 ? 'up' : 'down';
   let words;
   if (trend === 'same') words = `${same} ${was}`;
