@@ -363,6 +363,22 @@ def check_results_screen(driver, run, previous_results, previous_run):
     check_axe(driver)
 
 
+def screenshot(driver, name):
+    """With FORMA_SCREENSHOTS=<directory> (docs/screenshots), the page in the host's iframe as a person sees it."""
+    directory = os.environ.get("FORMA_SCREENSHOTS")
+    if not directory:
+        return
+    driver.execute_script("window.scrollTo(0, 0);")
+    driver.switch_to.default_content()
+    size = driver.get_window_size()
+    # Tall enough for the whole phone-sized iframe to be on screen, then back to the phone.
+    driver.set_window_size(size["width"], 1100)
+    driver.execute_script("window.scrollTo(0, 0);")
+    driver.find_element(By.ID, "forma").screenshot(os.path.join(directory, f"{name}.png"))
+    driver.set_window_size(size["width"], size["height"])
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+
+
 def test_results_screen(harness):
     """After a workout the results screen shows, at phone size, what the server stored with the run: per exercise
     repetitions, time, the camera's range of motion and form score; the totals; the second time, each compared in
@@ -379,6 +395,7 @@ def test_results_screen(harness):
         assert squat["reps"] == SQUAT_REPS and squat["rangeOfMotionUnit"] == "degrees", squat
         assert squat["rangeOfMotion"] > 30 and 0 <= squat["formScore"] <= 100, squat
         check_results_screen(driver, first, {}, None)
+        screenshot(driver, "results-first-time-dark")
         completed = [e["data"] for e in events if e["type"] == "workout_completed"][-1]
         assert completed["runId"] == first["id"] and completed["previousRun"] is None, completed
         sent = next(r for r in completed["results"] if r["exerciseId"] == tracked["exerciseId"])
@@ -394,6 +411,7 @@ def test_results_screen(harness):
         check_results_screen(driver, second, {r["exerciseId"]: r for r in first["results"]},
                              {"totalReps": sum(r.get("reps") or 0 for r in first["results"])})
         assert driver.execute_script("return document.documentElement.dataset.style") == "light"
+        screenshot(driver, "results-compared-light")
         completed = [e["data"] for e in events if e["type"] == "workout_completed"][-1]
         assert completed["previousRun"]["runId"] == first["id"], completed
     finally:
