@@ -93,6 +93,33 @@ public enum FormaEvent: Sendable, Equatable {
         /// Percent of camera-counted repetitions without a form mistake; `nil` when the camera counted none.
         public var accuracy: Int?
         public var saved: Bool
+        /// The saved run's id; `nil` when the save failed (and from pages before the results screen).
+        public var runId: String?
+        /// Per exercise: the values the server stored with the run (the page's own counts when the save failed).
+        public var results: [ExerciseResult]?
+        /// The person's previous completed run of this workout, `nil` the first time.
+        public var previousRun: PreviousRun?
+        /// A sentence the host can share ("I finished “Quadriceps, 10 min” with Forma: 12 repetitions, …").
+        public var shareText: String?
+
+        public struct ExerciseResult: Sendable, Equatable, Codable {
+            public var exerciseId: String
+            public var exercise: String
+            public var repeats: Int?
+            public var seconds: Int?
+            /// 0 to 100: the mean quality of the camera-counted repetitions; `nil` when the camera counted none.
+            public var formScore: Double?
+            /// Mean range of motion of the counted repetitions in `rangeOfMotionUnit` (`degrees`, …).
+            public var rangeOfMotion: Double?
+            public var rangeOfMotionUnit: String?
+        }
+
+        public struct PreviousRun: Sendable, Equatable, Codable {
+            public var runId: String
+            public var endedAt: String
+            public var totalRepeats: Int
+            public var totalSeconds: Int
+        }
     }
 
     public struct PlanUnlock: Sendable, Equatable, Codable {

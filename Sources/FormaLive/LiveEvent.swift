@@ -244,7 +244,7 @@ public enum LiveEvent: Sendable, Equatable, Codable {
     }
 
     fileprivate static func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
-    fileprivate static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+    static func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 }
 
 /// What one finished set amounted to: what the session reports (``LiveEvent/SetResult``) and what it stores with a
@@ -261,10 +261,14 @@ public struct LiveSetSummary: Codable, Equatable, Sendable {
     public var mistakes: [String: Int]
     /// Mean quality (0…1) of the counted repetitions; `nil` without any.
     public var quality: Double?
+    /// Mean range of motion of the counted repetitions in `unit`, to a tenth; `nil` without any.
+    public var rangeOfMotion: Double?
+    /// The unit of `rangeOfMotion` (the exercise's measure: `degrees`, …); `nil` without repetitions.
+    public var unit: String?
 
     public init(
         exercise: String, exerciseId: String?, reps: Int, partials: Int, seconds: Double, mistakes: [String: Int],
-        quality: Double?
+        quality: Double?, rangeOfMotion: Double? = nil, unit: String? = nil
     ) {
         self.exercise = exercise
         self.exerciseId = exerciseId
@@ -273,6 +277,8 @@ public struct LiveSetSummary: Codable, Equatable, Sendable {
         self.seconds = seconds
         self.mistakes = mistakes
         self.quality = quality
+        self.rangeOfMotion = rangeOfMotion
+        self.unit = unit
     }
 
     /// The set a streaming analysis found so far.
@@ -282,6 +288,11 @@ public struct LiveSetSummary: Codable, Equatable, Sendable {
             partials: analysis.partialRepetitions.count, seconds: analysis.durationSeconds,
             mistakes: Dictionary(analysis.mistakes.map { ($0.code, 1) }, uniquingKeysWith: +),
             quality: analysis.repetitions.isEmpty
-                ? nil : analysis.repetitions.map(\.quality).reduce(0, +) / Double(analysis.count))
+                ? nil : analysis.repetitions.map(\.quality).reduce(0, +) / Double(analysis.count),
+            rangeOfMotion: analysis.repetitions.isEmpty
+                ? nil
+                : LiveEvent.tenths(
+                    analysis.repetitions.map(\.rangeOfMotion).reduce(0, +) / Double(analysis.repetitions.count)),
+            unit: analysis.repetitions.first?.unit)
     }
 }

@@ -286,6 +286,139 @@ def test_iframe_host(harness):
     assert me["age"] == 34 and me["heightCm"] == 172 and me["weightKg"] == 68, me
 
 
+def shown_range(value, unit):
+    """What the page's Intl formatting (English) shows for a stored range of motion."""
+    text = ("%.1f" % value).rstrip("0").rstrip(".")
+    return f"{text}°" if unit == "degrees" else f"{text} {unit}"
+
+
+def shown_duration(seconds):
+    minutes, rest = divmod(round(seconds), 60)
+    if minutes == 0:
+        return f"{rest} sec"
+    return f"{minutes} min" if rest == 0 else f"{minutes} min {rest} sec"
+
+
+def play_to_results(harness, user, workout, tracked, style=""):
+    """Plays `workout` in the iframe host at phone size with the replayed squats; the events, with the driver left in
+    the page's frame on its results screen."""
+    driver = harness.driver
+    src = f"{harness.base}/embed/workout/{workout['id']}?company=Acme{style}&replay={harness.host}/squats.json"
+    events = open_in_iframe(harness, src, user)
+    driver.execute_script("document.getElementById('forma').style.width = '360px';")
+    wait_until(lambda: any(e["type"] == "workout_opened" for e in events()), 30, "workout_opened")
+    frame = lambda: driver.switch_to.frame(driver.find_element(By.ID, "forma"))  # noqa: E731
+    frame()
+    play_workout(driver, lambda: (driver.switch_to.parent_frame(), events(), frame())[1], tracked["name"])
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ".results #results-title"), 30, "the results screen")
+    driver.switch_to.default_content()
+    received = events()
+    RECEIVED.extend(driver.execute_script("return window.formaRaw"))
+    frame()
+    return received
+
+
+def check_results_screen(driver, run, previous_results, previous_run):
+    """The screen shows the run's stored values per exercise and the comparison with `previous_results` (exercise id
+    → the previous stored result) and `previous_run`."""
+    assert driver.execute_script("return document.activeElement && document.activeElement.id") == "results-title"
+    for result in run["results"]:
+        section = driver.find_element(By.CSS_SELECTOR, f".exercise-result[data-exercise-id='{result['exerciseId']}']")
+        field = lambda name: section.find_element(By.CSS_SELECTOR, f"dd[data-field='{name}']")  # noqa: E731
+        value = lambda name: field(name).find_element(By.CLASS_NAME, "value").text  # noqa: E731
+        if result.get("reps") is not None:
+            assert value("reps") == str(result["reps"]), (value("reps"), result)
+        if result.get("seconds") is not None:
+            assert value("seconds") == shown_duration(result["seconds"]), (value("seconds"), result)
+        if result.get("rangeOfMotion") is not None:
+            assert value("range") == shown_range(result["rangeOfMotion"], result["rangeOfMotionUnit"]), (
+                value("range"), result)
+        else:
+            assert "not measured" in value("range"), value("range")
+        if result.get("formScore") is not None:
+            assert value("form") == f"{int(result['formScore'] + 0.5)}%", (value("form"), result)
+        before = previous_results.get(result["exerciseId"])
+        if before is None:
+            assert "First time" in section.text, section.text
+            continue
+        if before.get("reps") is not None and result.get("reps") is not None:
+            said = field("reps").find_element(By.CLASS_NAME, "change").text
+            difference = result["reps"] - before["reps"]
+            words = ("same as last time" if difference == 0 else
+                     f"{abs(difference)} {'more' if difference > 0 else 'fewer'} than last time")
+            assert said.startswith(words) and f"({before['reps']} on " in said, (said, words)
+        if before.get("rangeOfMotion") is not None and result.get("rangeOfMotion") is not None:
+            said = field("range").find_element(By.CLASS_NAME, "change").text
+            assert f"({shown_range(before['rangeOfMotion'], before['rangeOfMotionUnit'])} on " in said, said
+    totals = driver.find_element(By.ID, "totals")
+    total = sum(result.get("reps") or 0 for result in run["results"])
+    assert driver.find_element(By.ID, "total-repeats").text == str(total), totals.text
+    if previous_run is None:
+        assert driver.find_elements(By.ID, "totals-first-time"), totals.text
+    else:
+        said = totals.find_element(By.CSS_SELECTOR, "dd[data-field='reps'] .change").text
+        assert f"({previous_run['totalReps']} on " in said and "last time" in said, said
+    for button in driver.find_elements(By.CSS_SELECTOR, ".results button"):
+        assert button.size["height"] >= 44 and button.size["width"] >= 44, (button.text, button.size)
+    check_axe(driver)
+
+
+def screenshot(driver, name):
+    """With FORMA_SCREENSHOTS=<directory> (docs/screenshots), the page in the host's iframe as a person sees it."""
+    directory = os.environ.get("FORMA_SCREENSHOTS")
+    if not directory:
+        return
+    driver.execute_script("window.scrollTo(0, 0);")
+    driver.switch_to.default_content()
+    size = driver.get_window_size()
+    # Tall enough for the whole phone-sized iframe to be on screen, then back to the phone.
+    driver.set_window_size(size["width"], 1100)
+    driver.execute_script("window.scrollTo(0, 0);")
+    driver.find_element(By.ID, "forma").screenshot(os.path.join(directory, f"{name}.png"))
+    driver.set_window_size(size["width"], size["height"])
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+
+
+def test_results_screen(harness):
+    """After a workout the results screen shows, at phone size, what the server stored with the run: per exercise
+    repetitions, time, the camera's range of motion and form score; the totals; the second time, each compared in
+    words with the first. `workout_completed` carries the same stored results, the previous run and a sentence to
+    share. axe-core finds nothing, dark and light."""
+    driver = harness.driver
+    user = "results-user"
+    workout, tracked = harness.workout_for(user)
+    driver.set_window_size(390, 844)
+    try:
+        events = play_to_results(harness, user, workout, tracked)
+        first = harness.api("GET", "/v1/workouts?status=completed", user)["items"][0]["run"]
+        squat = next(r for r in first["results"] if r["exerciseId"] == tracked["exerciseId"])
+        assert squat["reps"] == SQUAT_REPS and squat["rangeOfMotionUnit"] == "degrees", squat
+        assert squat["rangeOfMotion"] > 30 and 0 <= squat["formScore"] <= 100, squat
+        check_results_screen(driver, first, {}, None)
+        screenshot(driver, "results-first-time-dark")
+        completed = [e["data"] for e in events if e["type"] == "workout_completed"][-1]
+        assert completed["runId"] == first["id"] and completed["previousRun"] is None, completed
+        sent = next(r for r in completed["results"] if r["exerciseId"] == tracked["exerciseId"])
+        assert (sent["repeats"], sent["rangeOfMotion"], sent["formScore"]) == (
+            squat["reps"], squat["rangeOfMotion"], squat["formScore"]), (sent, squat)
+        assert workout["name"] in completed["shareText"], completed["shareText"]
+
+        driver.switch_to.default_content()
+        events = play_to_results(harness, user, workout, tracked, style="&style=light")
+        runs = harness.api("GET", "/v1/workouts?status=completed", user)["items"]
+        second = runs[0]["run"]
+        assert second["id"] != first["id"] and runs[1]["run"]["id"] == first["id"], runs
+        check_results_screen(driver, second, {r["exerciseId"]: r for r in first["results"]},
+                             {"totalReps": sum(r.get("reps") or 0 for r in first["results"])})
+        assert driver.execute_script("return document.documentElement.dataset.style") == "light"
+        screenshot(driver, "results-compared-light")
+        completed = [e["data"] for e in events if e["type"] == "workout_completed"][-1]
+        assert completed["previousRun"]["runId"] == first["id"], completed
+    finally:
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
 def test_ios_bridge(harness):
     driver = harness.driver
     user = "ios-user"
@@ -1919,7 +2052,7 @@ def main():
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
                      test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_exercise_pages, test_competitions_page, test_trainer_chat,
                      test_fitness_test_page, test_fitness_test_carries_on_at_tablet_size,
-                     test_fitness_js_writes_the_apis_motion_format, test_view_workouts,
+                     test_fitness_js_writes_the_apis_motion_format, test_view_workouts, test_results_screen,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
             began = time.time()
             try:

@@ -25,6 +25,12 @@ import Testing
         let completed = events.compactMap { if case .workoutCompleted(let data) = $0 { data } else { nil } }
         #expect(completed.count == 2)  // current and 2023 vocabularies
         #expect(completed.allSatisfy { $0.totalRepeats == 12 && $0.saved && $0.exercises >= 2 })
+        // The results screen's fields: the stored results with the camera's range of motion, and a sentence to share.
+        #expect(completed.allSatisfy { $0.runId != nil && $0.shareText?.contains("repetitions") == true })
+        #expect(completed.allSatisfy { event in
+            event.results?.contains { $0.repeats == 12 && $0.rangeOfMotionUnit == "degrees" && $0.formScore != nil }
+                == true
+        })
         let exercises = events.compactMap { if case .exerciseCompleted(let data) = $0 { data } else { nil } }
         // The challenge in the browser tests replays a recording, which is counted but never ranked.
         #expect(exercises.contains { $0.challengeSeconds == 10 && $0.ranked == false })

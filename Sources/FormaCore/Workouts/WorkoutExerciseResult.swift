@@ -7,18 +7,27 @@ public struct WorkoutExerciseResult: Sendable, Hashable, Codable {
     public var seconds: Int?
     /// Form quality from 0 (poor) to 100 (perfect).
     public var formScore: Double?
+    /// Mean range of motion of the counted repetitions in `rangeOfMotionUnit`, from the live sets of the run only
+    /// (never from a client's save body); `nil` for exercises not counted by the camera and runs from before.
+    public var rangeOfMotion: Double?
+    public var rangeOfMotionUnit: String?
 
     /// The JSON keys of the API and of stored runs (`exerciseId`).
     private enum CodingKeys: String, CodingKey {
         case exerciseID = "exerciseId"
-        case reps, seconds, formScore
+        case reps, seconds, formScore, rangeOfMotion, rangeOfMotionUnit
     }
 
-    public init(exerciseID: String, reps: Int?, seconds: Int?, formScore: Double?) {
+    public init(
+        exerciseID: String, reps: Int?, seconds: Int?, formScore: Double?, rangeOfMotion: Double? = nil,
+        rangeOfMotionUnit: String? = nil
+    ) {
         self.exerciseID = exerciseID
         self.reps = reps
         self.seconds = seconds
         self.formScore = formScore
+        self.rangeOfMotion = rangeOfMotion
+        self.rangeOfMotionUnit = rangeOfMotionUnit
     }
 
     public static let repsRange = 0...10_000

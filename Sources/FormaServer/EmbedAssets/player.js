@@ -5,6 +5,7 @@
 import { h, show as showPage, formatSeconds, sleep, speak } from './dom.js';
 import { LiveSession, mistakeList } from './live.js';
 import { stageEvent } from './overlay.js';
+import { resultsView, shareText, totalsOf } from './results.js';
 
 const COUNTDOWN_SECONDS = 3;
 
@@ -408,6 +409,32 @@ export class WorkoutPlayer {
       (sum, result) => sum + Object.values(result.mistakes).reduce((count, entry) => count + entry.count, 0), 0);
     const accuracy = this.trackedReps > 0 ? Math.round((100 * this.cleanReps) / this.trackedReps) : null;
     const totalSeconds = Math.round((performance.now() - this.startedAt) / 1000);
+    const names = new Map(workout.items.map((item) => [item.exerciseId, item.name]));
+    // What the server stored, when the save reached it; else what the page counted itself.
+    // In the workout's order, as the results screen lists them.
+    const order = new Map(workout.items.map((item, index) => [item.exerciseId, index]));
+    const exerciseResults = run && run.results
+      ? [...run.results].sort((a, b) => (order.get(a.exerciseId) ?? 0) - (order.get(b.exerciseId) ?? 0)).map((result) => ({
+        exerciseId: result.exerciseId,
+        exercise: names.get(result.exerciseId) ?? result.exerciseId,
+        repeats: result.reps ?? null,
+        seconds: result.seconds ?? null,
+        formScore: result.formScore ?? null,
+        rangeOfMotion: result.rangeOfMotion ?? null,
+        rangeOfMotionUnit: result.rangeOfMotionUnit ?? null,
+      }))
+      : this.results.map((result) => ({
+        exerciseId: result.exerciseId,
+        exercise: result.exercise,
+        repeats: result.repeats,
+        seconds: result.timeSpent,
+        formScore: null,
+        rangeOfMotion: null,
+        rangeOfMotionUnit: null,
+      }));
+    const previous = run && run.comparison && run.comparison.previousRun ? run.comparison.previousRun : null;
+    const totals = run ? totalsOf(run) : { reps: totalRepeats, seconds: totalSeconds, formScore: null };
+    const previousTotals = previous ? totalsOf(previous) : null;
     const summary = {
       workoutId: workout.id,
       title: workout.name,
@@ -417,20 +444,39 @@ export class WorkoutPlayer {
       mistakes,
       accuracy,
       saved: run !== null,
+      runId: run ? run.id : null,
+      results: exerciseResults,
+      previousRun: previous
+        ? { runId: previous.id, endedAt: previous.endedAt, totalRepeats: previousTotals.reps,
+          totalSeconds: previousTotals.seconds }
+        : null,
+      shareText: shareText(workout.name, totals, previousTotals),
     };
     this.bridge.post('workout_completed', summary);
     if (this.onFinish) {
       this.exited = true;
       return this.onFinish(summary);
     }
-    this.show(
-      h('section', { class: 'finished' },
-        h('h1', {}, 'Workout complete'),
-        h('dl', { class: 'totals' },
-          h('dt', {}, 'Repetitions'), h('dd', { id: 'total-repeats' }, String(totalRepeats)),
-          h('dt', {}, 'Time'), h('dd', {}, formatSeconds(totalSeconds)),
-          h('dt', {}, 'Form'), h('dd', {}, accuracy === null ? '—' : `${accuracy}% clean repetitions`)),
-        h('button', { id: 'close', class: 'primary', onClick: () => this.exit('finished') }, 'Close')));
+    if (!run) {
+      this.show(
+        h('section', { class: 'finished' },
+          h('h1', { id: 'results-title', tabindex: '-1' }, 'Workout complete'),
+          h('p', { class: 'status', role: 'alert' }, 'Your results could not be saved; these are the counts of this screen.'),
+          h('dl', { class: 'totals' },
+            h('dt', {}, 'Repetitions'), h('dd', { id: 'total-repeats' }, String(totalRepeats)),
+            h('dt', {}, 'Time'), h('dd', {}, formatSeconds(totalSeconds)),
+            h('dt', {}, 'Form'), h('dd', {}, accuracy === null ? '—' : `${accuracy}% clean repetitions`)),
+          h('button', { id: 'close', class: 'primary', onClick: () => this.exit('finished') }, 'Close')));
+      const heading = document.getElementById('results-title');
+      if (heading) heading.focus();
+      return;
+    }
+    const { view, heading } = resultsView(workout, run, {
+      onShare: (status) => share(summary.shareText, status),
+      onClose: () => this.exit('finished'),
+    });
+    this.show(view);
+    heading.focus();
   }
 
   // ---- drawing
@@ -476,6 +522,24 @@ export class WorkoutPlayer {
         this.paused ? h('p', { class: 'paused' }, 'Paused') : null,
         h('div', { class: 'actions' }, buttons.map((name) => all[name]))),
       this.context.stage(Boolean(counter && this.phase && this.phase.kind === 'work')).element);
+  }
+}
+
+// The system share sheet where the browser has one, else the clipboard; the status line says what happened.
+async function share(text, status) {
+  try {
+    if (navigator.share) {
+      await navigator.share({ text });
+      status.textContent = 'Shared.';
+    } else if (navigator.clipboard && navigator.clipboard.writeText) {
+      await navigator.clipboard.writeText(text);
+      status.textContent = `Copied to the clipboard: ${text}`;
+    } else {
+      status.textContent = text;
+    }
+  } catch (error) {
+    // Refused or cancelled: show the text, so it can be copied by hand.
+    status.textContent = text;
   }
 }
 

@@ -136,6 +136,9 @@ extension FormaAPIHandler {
                     "plan level unlocked", metadata: ["plan": .string(unlock.planID), "level": "\(unlock.level)"])
             }
             var answer = try WorkoutMapping.run(outcome.run, now: store.now)
+            if action == .save {
+                answer.comparison = try await RunComparisons(store: store).comparison(of: outcome.run)
+            }
             if sessionPain != nil, let runID = outcome.run.id {
                 answer.sessionPain = try await planLoadStore(for: me).record(ofRun: runID).map(PlanLoadMapping.record)
             }

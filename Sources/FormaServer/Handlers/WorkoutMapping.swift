@@ -61,11 +61,16 @@ enum WorkoutMapping {
             endedAt: model.endedAt,
             elapsedSeconds: (timeline.elapsedSeconds(at: now) * 10)
                 .rounded() / 10,
-            results: results?.map {
-                .init(exerciseId: $0.exerciseID, reps: $0.reps, seconds: $0.seconds, formScore: $0.formScore)
-            },
+            results: results?.map(result),
             planUnlocked: unlock.map(planUnlock), theme: try ThemeMapping.reference(stored: model.theme),
             checkIn: checkIn.map(TrainerMapping.checkIn))
+    }
+
+    /// A stored exercise result, with its range of motion when the camera counted it.
+    static func result(_ result: WorkoutExerciseResult) -> Components.Schemas.ExerciseResult {
+        .init(
+            exerciseId: result.exerciseID, reps: result.reps, seconds: result.seconds, formScore: result.formScore,
+            rangeOfMotion: result.rangeOfMotion, rangeOfMotionUnit: result.rangeOfMotionUnit)
     }
 
     static func planUnlock(_ unlock: PlanUnlock) -> Components.Schemas.PlanUnlock {

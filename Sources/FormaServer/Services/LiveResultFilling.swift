@@ -19,11 +19,16 @@ enum LiveResultFilling {
         for item in workout.items where !given.contains(item.exerciseID) {
             guard let sets = byExercise[item.exerciseID] else { continue }
             given.insert(item.exerciseID)
-            let total = CountedSet.result(of: sets.map {
-                CountedSet(reps: $0.reps, seconds: $0.seconds, quality: $0.quality)
-            })
+            let counted = sets.map {
+                CountedSet(
+                    reps: $0.reps, seconds: $0.seconds, quality: $0.quality, rangeOfMotion: $0.rangeOfMotion,
+                    unit: $0.rangeUnit)
+            }
+            let total = CountedSet.result(of: counted)
+            let range = CountedSet.rangeOfMotion(of: counted)
             result.append(WorkoutExerciseResult(
-                exerciseID: item.exerciseID, reps: total.reps, seconds: total.seconds, formScore: total.formScore))
+                exerciseID: item.exerciseID, reps: total.reps, seconds: total.seconds, formScore: total.formScore,
+                rangeOfMotion: range?.value, rangeOfMotionUnit: range?.unit))
         }
         return result
     }

@@ -42,6 +42,8 @@ struct RunBody: Decodable {
         var reps: Int?
         var seconds: Int?
         var formScore: Double?
+        var rangeOfMotion: Double? = nil
+        var rangeOfMotionUnit: String? = nil
     }
 
     let id: String

@@ -20,6 +20,9 @@ final class LiveSetResultModel: Model, @unchecked Sendable {
     @Field(key: "seconds") var seconds: Double
     /// Mean repetition quality, 0…1; `nil` without repetitions.
     @OptionalField(key: "quality") var quality: Double?
+    /// Mean range of motion of the set's repetitions in `unit`; `nil` without repetitions or for rows from before.
+    @OptionalField(key: "range_of_motion") var rangeOfMotion: Double?
+    @OptionalField(key: "range_unit") var rangeUnit: String?
     /// Mistake counts by code, JSON.
     @Field(key: "mistakes") var mistakes: Data
     @Field(key: "created_at") var createdAt: Date
@@ -43,6 +46,8 @@ final class LiveSetResultModel: Model, @unchecked Sendable {
         partials = summary.partials
         seconds = summary.seconds
         quality = summary.quality
+        rangeOfMotion = summary.rangeOfMotion
+        rangeUnit = summary.unit
         mistakes = (try? JSONEncoder().encode(summary.mistakes)) ?? Data("{}".utf8)
         self.createdAt = createdAt
     }
