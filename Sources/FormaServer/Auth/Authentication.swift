@@ -76,6 +76,8 @@ struct AuthenticationMiddleware: ServerMiddleware {
         "createSession": .company, "getCompany": .company, "setAllowedOrigins": .company,
         "setCompanyWebhook": .company, "getCompanyWebhook": .company, "deleteCompanyWebhook": .company,
         "logout": .bearerToken,
+        "getPointsRules": .company, "setPointsRules": .company, "setTopUpKey": .company,
+        "listCompanyItems": .company, "createItem": .company, "updateItem": .company,
     ]
 
     static func requirement(of operationID: String) -> Requirement {

@@ -21,6 +21,7 @@ extension APIProblem {
         case let error as WorkoutGenerationError: self = Self.problem(for: error)
         case let error as PainAwareGenerationError: self = Self.problem(for: error)
         case let error as TrainerReplyError: self = Self.problem(for: error)
+        case let error as PointsError: self = Self.problem(for: error)
         case let error as CompanyError: self = .validation([FieldIssue(field: "company", message: error.message)])
         case let error as DecodingError: self = Self.translating(error, requestHasBody: requestHasBody, query: nil)
         case let serverError as ServerError:
@@ -97,6 +98,7 @@ extension APIProblem {
         case .planSessionPain(let id): "no pain record '\(id)' of a session of this plan"
         case .theme(let id): "no theme '\(id)'"
         case .goal(let id): "no goal '\(id)'"
+        case .item(let id): "no item '\(id)'"
         }
     }
 

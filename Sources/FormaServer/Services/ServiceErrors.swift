@@ -74,6 +74,8 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     /// No workout theme with this id.
     case theme(String)
     case goal(String)
+    /// No item with this id in the company's catalogue.
+    case item(String)
 }
 
 /// The request does not fit the current state of what it changes.

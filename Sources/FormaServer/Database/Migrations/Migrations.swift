@@ -33,5 +33,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateGoals(),
         AddTrainerConversationWorkout(),
         AddWorkoutRunCheckIn(),
+        CreatePointsLedger(),
     ]
 }
