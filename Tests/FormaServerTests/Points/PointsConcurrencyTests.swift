@@ -1,0 +1,109 @@
+import Fluent
+import FormaCore
+import Foundation
+import SQLKit
+import Testing
+import Vapor
+
+@testable import FormaServer
+
+/// The ledger under concurrent requests, on SQLite and (with FORMA_TEST_DATABASE_URL) PostgreSQL.
+@Suite("Points: concurrency")
+struct PointsConcurrencyTests {
+    /// A purchase's outcome as the test tallies it.
+    struct Outcome: Sendable {
+        let status: HTTPStatus
+        let total: Int
+        let text: String
+    }
+
+    static func purchases(_ ada: PointsPerson, itemID: String, price: Int, quantities: [Int]) async throws -> [Outcome] {
+        try await withThrowingTaskGroup(of: Outcome.self) { group in
+            for (index, quantity) in quantities.enumerated() {
+                group.addTask {
+                    let reply = try await ada.buy(itemID, quantity: quantity, unitPrice: price, key: "buy-\(index)")
+                    return Outcome(status: reply.status, total: quantity * price, text: reply.text)
+                }
+            }
+            return try await group.reduce(into: [Outcome]()) { $0.append($1) }
+        }
+    }
+
+    @Test func aThousandConcurrentPurchasesNeverSpendMoreThanTheBalance() async throws {
+        try await withFormaApp { app in
+            // setup: 10,000 points, an item of 25, a thousand purchases of 1–3 (seeded) that together ask for ~50,000
+            let api = APIClient(app: app)
+            let acme = try await PointsCompany.create(api)
+            let secret = try await acme.hs256Secret()
+            let ada = acme.person("ada")
+            try await fund(ada, company: acme, secret: secret, points: 10_000, user: "ada")
+            let item = try await acme.addItem("Band", price: 25)
+            var generator = SplitMix64(seed: 18)
+            let quantities = (0..<1_000).map { _ in Int.random(in: 1...3, using: &generator) }
+
+            // act
+            let outcomes = try await Self.purchases(ada, itemID: item.id, price: 25, quantities: quantities)
+
+            // verify: every answer is a purchase or a refusal for the balance; the balance is credits − purchases
+            let bought = outcomes.filter { $0.status == .created }
+            let refused = outcomes.filter { $0.status == .conflict }
+            #expect(bought.count + refused.count == 1_000, "\(outcomes.filter { $0.status != .created && $0.status != .conflict }.prefix(3).map(\.text))")
+            #expect(refused.allSatisfy { $0.text.contains("insufficient-points") })
+            let spent = bought.reduce(0) { $0 + $1.total }
+            let balance = try await ada.balance
+            #expect(balance == 10_000 - spent)
+            #expect(balance >= 0 && balance < 75, "a refused purchase of 1–3 would have fit: \(balance) left")
+            #expect(try await PointsTransferModel.query(on: app.db).filter(\.$kind == "purchase").count() == bought.count)
+            try await LedgerInvariants.check(on: app.db)
+        }
+    }
+
+    @Test func aHundredConcurrentReplaysOfOneKeyChargeOnce() async throws {
+        try await withFormaApp { app in
+            // setup
+            let api = APIClient(app: app)
+            let acme = try await PointsCompany.create(api)
+            let secret = try await acme.hs256Secret()
+            let ada = acme.person("ada")
+            try await fund(ada, company: acme, secret: secret, points: 1_000, user: "ada")
+            let item = try await acme.addItem("Band", price: 30)
+
+            // act
+            let replies = try await withThrowingTaskGroup(of: APIClient.Reply.self) { group in
+                for _ in 0..<100 {
+                    group.addTask { try await ada.buy(item.id, quantity: 2, unitPrice: 30, key: "one-tap") }
+                }
+                return try await group.reduce(into: [APIClient.Reply]()) { $0.append($1) }
+            }
+
+            // verify: all answered the one purchase; one charge
+            #expect(replies.allSatisfy { $0.status == .created }, "\(replies.first { $0.status != .created }?.text ?? "")")
+            let purchases = try replies.map { try $0.json(PurchaseBody.self) }
+            #expect(Set(purchases.map(\.id)).count == 1)
+            #expect(purchases.allSatisfy { $0.balance == 940 })
+            #expect(replies.filter { $0.headers.first(name: "Idempotent-Replayed") == "true" }.count == 99)
+            #expect(try await ada.balance == 940)
+            try await LedgerInvariants.check(on: app.db)
+        }
+    }
+
+    @Test func theDatabaseRefusesANegativeWalletEvenWithoutTheCondition() async throws {
+        try await withFormaApp { app in
+            // setup: a wallet of 0
+            let api = APIClient(app: app)
+            let acme = try await PointsCompany.create(api)
+            _ = try await acme.person("ada").statement()
+            let wallet = try #require(try await PointsAccountModel.query(on: app.db).filter(\.$kind == "wallet").first())
+
+            // act: an update that skips the ledger's condition
+            let sql = try #require(app.db as? any SQLDatabase)
+            await #expect(throws: (any Error).self) {
+                try await sql.update(PointsAccountModel.schema).set("balance", to: SQLBind(Int64(-1)))
+                    .where("id", .equal, SQLBind(try wallet.requireID())).run()
+            }
+
+            // verify
+            #expect(try await acme.person("ada").balance == 0)
+        }
+    }
+}
