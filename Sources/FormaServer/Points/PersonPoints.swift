@@ -72,7 +72,7 @@ struct PersonPoints {
                 itemID: request.itemID, itemName: item.name, quantity: request.quantity, unitPrice: item.price,
                 platform: request.platform.rawValue)))
         switch outcome {
-        case .done(let transfer): return try await receipt(transfer, wallet: walletID, replayed: false)
+        case .done(let transfer, let balances): return try Self.receipt(transfer, wallet: walletID, balances: balances)
         case .replayed(let transfer): return try await replay(transfer, request: request, wallet: walletID)
         }
     }
@@ -80,6 +80,11 @@ struct PersonPoints {
     private func replay(_ transfer: PointsTransferModel, request: PurchaseRequest, wallet: UUID) async throws -> Receipt {
         guard transfer.fingerprint == request.fingerprint else { throw PointsError.keyReused(field: "idempotencyKey") }
         return try await receipt(transfer, wallet: wallet, replayed: true)
+    }
+
+    private static func receipt(_ transfer: PointsTransferModel, wallet: UUID, balances: [UUID: Int]) throws -> Receipt {
+        guard let balance = balances[wallet] else { throw ServiceError.broken("a transfer did not touch the wallet") }
+        return Receipt(transfer: transfer, balanceAfter: balance, replayed: false)
     }
 
     private func receipt(_ transfer: PointsTransferModel, wallet: UUID, replayed: Bool) async throws -> Receipt {
@@ -112,7 +117,7 @@ struct PersonPoints {
             from: try issuance.requireID(), to: walletID, amount: token.claims.points, kind: .topUp,
             key: "top-up:\(token.claims.tokenID)", fingerprint: token.claims.userID,
             details: PointsTransferDetails(tokenID: token.claims.tokenID)))
-        guard case .done(let transfer) = outcome else { throw PointsError.topUp(.alreadyUsed) }
-        return try await receipt(transfer, wallet: walletID, replayed: false)
+        guard case .done(let transfer, let balances) = outcome else { throw PointsError.topUp(.alreadyUsed) }
+        return try Self.receipt(transfer, wallet: walletID, balances: balances)
     }
 }

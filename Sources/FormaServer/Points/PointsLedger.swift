@@ -80,13 +80,13 @@ struct PointsLedger {
     }()
 
     enum Outcome: Sendable {
-        /// Written now.
-        case done(PointsTransferModel)
+        /// Written now, with the balances of its two accounts right after it.
+        case done(PointsTransferModel, balances: [UUID: Int])
         /// A transfer under the same key was there already: this one (which may differ from the request).
         case replayed(PointsTransferModel)
 
         var transfer: PointsTransferModel {
-            switch self { case .done(let transfer), .replayed(let transfer): transfer }
+            switch self { case .done(let transfer, _), .replayed(let transfer): transfer }
         }
     }
 
@@ -146,7 +146,7 @@ struct PointsLedger {
         else { throw ServiceError.broken("a transfer of \(request.amount) points was asked for") }
         let details = try request.details.map { String(decoding: try Self.encoder.encode($0), as: UTF8.self) }
         let transferID = UUID()
-        let written: Bool = try await database.transaction { transaction in
+        let balances: [UUID: Int]? = try await database.transaction { transaction in
             let sql = try transaction.sql()
             let inserted = try await sql.insert(into: PointsTransferModel.schema)
                 .columns(
@@ -159,7 +159,7 @@ struct PointsLedger {
                 .ignoringConflicts()
                 .returning("id")
                 .all()
-            guard !inserted.isEmpty else { return false }
+            guard !inserted.isEmpty else { return nil }
             let amount = Int64(request.amount)
             var entries: [(account: UUID, amount: Int64, balance: Int64, seq: Int64)] = []
             for account in [request.from, request.to].sorted(by: { $0.uuidString < $1.uuidString }) {
@@ -191,12 +191,27 @@ struct PointsLedger {
                         SQLBind(transferID), SQLBind(entry.amount), SQLBind(entry.balance), SQLBind(now))
                     .run()
             }
-            return true
+            return Dictionary(uniqueKeysWithValues: entries.map { ($0.account, Int($0.balance)) })
+        }
+        if let balances {
+            let transfer = PointsTransferModel()
+            transfer.id = transferID
+            transfer.companyID = companyID
+            transfer.fromAccountID = request.from
+            transfer.toAccountID = request.to
+            transfer.amount = Int64(request.amount)
+            transfer.kind = request.kind.rawValue
+            transfer.idempotencyKey = request.key
+            transfer.fingerprint = request.fingerprint
+            transfer.details = details
+            transfer.reversesID = request.reverses
+            transfer.createdAt = now
+            return .done(transfer, balances: balances)
         }
         guard let stored = try await transfer(key: request.key) else {
-            throw ServiceError.broken("a transfer just written or found under its key is not there")
+            throw ServiceError.broken("a transfer found under its key is not there")
         }
-        return written ? .done(stored) : .replayed(stored)
+        return .replayed(stored)
     }
 
     /// Why the conditional update of `account` changed nothing: too few points, or no such open account.

@@ -240,7 +240,7 @@ struct PurchaseAPITests {
             let statement = try await ada.statement()
 
             // verify: refunded once; the purchase itself is unchanged
-            guard case .done(let reversal) = reversed, case .replayed(let same) = again else {
+            guard case .done(let reversal, _) = reversed, case .replayed(let same) = again else {
                 Issue.record("reversed: \(reversed), again: \(again)")
                 return
             }
