@@ -9,7 +9,7 @@ public struct FormaCommand: AsyncParsableCommand {
         version: formaVersion,
         subcommands: [
             ServeCommand.self, MigrateCommand.self, CompanyCommand.self, GenerateCommand.self, AnalyzeCommand.self,
-            EvalCommand.self, BenchCommand.self, SynthesizeCommand.self,
+            EvalCommand.self, BenchCommand.self, SynthesizeCommand.self, PointsCommand.self,
         ]
     )
 
