@@ -162,3 +162,64 @@ struct TopUpAPITests {
         }
     }
 }
+
+@Suite("Points: the documented signing script")
+struct TopUpScriptTests {
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/examples/sign-top-up.sh")
+
+    static var openssl: String? {
+        ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs `/bin/sh arguments…` and answers its standard output, trimmed.
+    static func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(arguments)")
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test(.enabled(if: openssl != nil, "openssl is not installed"))
+    func tokensSignedWithTheScriptInDocsAreCredited() async throws {
+        try await withFormaApp { app in
+            // setup: an HS256 secret, then an Ed25519 key made with openssl as docs/community.md shows
+            let api = APIClient(app: app)
+            let acme = try await PointsCompany.create(api)
+            let secret = try await acme.hs256Secret()
+            let companyID = try await acme.id
+            let exp = String(Int(TestClock().now.timeIntervalSince1970) + 300)
+            let hs256 = try Self.run([Self.script.path, "hs256", secret, companyID, "ada", "70", exp])
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("forma-topup-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let pem = directory.appendingPathComponent("key.pem").path
+            _ = try Self.run(["-c", "openssl genpkey -algorithm ed25519 -out '\(pem)'"])
+            let publicKey = try Self.run([
+                "-c", "openssl pkey -in '\(pem)' -pubout -outform DER | tail -c 32 | openssl base64 -A | tr '+/' '-_' | tr -d '='",
+            ])
+
+            // act
+            let first = try await acme.person("ada").topUp(hs256)
+            let set = try await api.send(
+                .PUT, "/v1/company/points-key", headers: Auth.key(acme.key),
+                json: ["algorithm": "EdDSA", "publicKey": publicKey])
+            let edDSA = try Self.run([Self.script.path, "eddsa", pem, companyID, "ada", "30", exp])
+            let second = try await acme.person("ada").topUp(edDSA)
+
+            // verify
+            #expect(first.status == .created, "\(first.text)")
+            #expect(set.status == .ok, "\(set.text)")
+            #expect(second.status == .created, "\(second.text)")
+            #expect(try await acme.person("ada").balance == 100)
+        }
+    }
+}
