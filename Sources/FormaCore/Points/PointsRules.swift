@@ -130,7 +130,58 @@ public struct PurchaseRequest: Sendable, Equatable {
     public var fingerprint: String { "\(itemID)|\(quantity)|\(unitPrice)|\(platform.rawValue)" }
 }
 
-/// The fields of a purchase that break its rules.
+/// The fields of a purchase or a gift that break their rules.
 public struct PurchaseRequestError: Error, Sendable, Hashable {
     public var issues: [FieldIssue]
+}
+
+/// A gift of points to another person of the company, as asked for, checked.
+public struct GiftRequest: Sendable, Equatable {
+    /// The recipient's id: the host app's user id, or Forma's user id for an account without one.
+    public var recipientID: String
+    public var points: Int
+    /// Trimmed; `nil` when absent or empty.
+    public var message: String?
+    public var idempotencyKey: String
+
+    /// Longest message, in characters (after trimming).
+    public static let maximumMessageLength = 200
+
+    /// The request, or every field that breaks a rule.
+    public static func validate(
+        recipientID: String, points: Int, message: String?, idempotencyKey: String
+    ) -> Result<GiftRequest, PurchaseRequestError> {
+        var issues: [FieldIssue] = []
+        if case .failure(let issue) = HostUserID.validate(recipientID, field: "userId") { issues.append(issue) }
+        if !(1...PointsRules.maximumTransfer).contains(points) {
+            issues.append(FieldIssue(field: "points", message: "must be 1 to \(PointsRules.maximumTransfer)"))
+        }
+        let trimmed = message?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let trimmed {
+            if trimmed.count > maximumMessageLength {
+                issues.append(FieldIssue(field: "message", message: "must be at most \(maximumMessageLength) characters"))
+            } else if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) {
+                issues.append(FieldIssue(field: "message", message: "must not contain control characters"))
+            }
+        }
+        var key = idempotencyKey
+        switch PointsRules.idempotencyKey(idempotencyKey) {
+        case .success(let valid): key = valid
+        case .failure(let issue): issues.append(issue)
+        }
+        guard issues.isEmpty else { return .failure(PurchaseRequestError(issues: issues)) }
+        return .success(GiftRequest(
+            recipientID: recipientID, points: points, message: trimmed?.isEmpty == false ? trimmed : nil,
+            idempotencyKey: key))
+    }
+
+    public init(recipientID: String, points: Int, message: String?, idempotencyKey: String) {
+        self.recipientID = recipientID
+        self.points = points
+        self.message = message
+        self.idempotencyKey = idempotencyKey
+    }
+
+    /// What a replay of the same key must repeat exactly.
+    public var fingerprint: String { "\(recipientID)|\(points)|\(message ?? "")" }
 }

@@ -99,6 +99,8 @@ extension APIProblem {
         case .theme(let id): "no theme '\(id)'"
         case .goal(let id): "no goal '\(id)'"
         case .item(let id): "no item '\(id)'"
+        case .person(let id): "no person '\(id)' in this company"
+        case .gift: "you have not sent a gift yet"
         }
     }
 

@@ -108,7 +108,11 @@ extension FormaAPIHandler {
             try await personPoints(for: me).history(before: before, limit: limit)
         }
         return .ok(.init(body: .json(.init(
-            balance: history.balance, entries: history.entries.map { Components.Schemas.PointsEntry($0.entry, $0.transfer) },
+            balance: history.balance,
+            entries: history.entries.map {
+                Components.Schemas.PointsEntry(
+                    $0.entry, $0.transfer, counterparty: $0.transfer.id.flatMap { history.counterparts[$0] })
+            },
             nextCursor: history.next.map(String.init)))))
     }
 
@@ -146,6 +150,38 @@ extension FormaAPIHandler {
         return .created(.init(body: .json(.init(
             id: try receipt.transfer.requireID().uuidString, tokenId: details?.tokenID ?? "",
             points: Int(receipt.transfer.amount), balance: receipt.balanceAfter, createdAt: receipt.transfer.createdAt))))
+    }
+
+    func createGift(_ input: Operations.CreateGift.Input) async throws -> Operations.CreateGift.Output {
+        let me = try Caller.person()
+        let body = switch input.body { case .json(let body): body }
+        let request: GiftRequest
+        switch GiftRequest.validate(
+            recipientID: input.path.userId, points: body.points, message: body.message,
+            idempotencyKey: body.idempotencyKey)
+        {
+        case .success(let valid): request = valid
+        case .failure(let error): throw InputError.invalid(error.issues)
+        }
+        let gift = try await answeringStorageFailure("Unable to send the gift. Please try again.") {
+            try await personPoints(for: me).gift(request)
+        }
+        if !gift.receipt.replayed { logger.info("gift sent", metadata: ["points": "\(request.points)"]) }
+        let details = PointsLedger.details(gift.receipt.transfer)
+        return .created(.init(
+            headers: .init(idempotentReplayed: gift.receipt.replayed ? "true" : nil),
+            body: .json(.init(
+                id: try gift.receipt.transfer.requireID().uuidString, toUserId: gift.recipientID,
+                points: Int(gift.receipt.transfer.amount), message: details?.message,
+                balance: gift.receipt.balanceAfter, createdAt: gift.receipt.transfer.createdAt))))
+    }
+
+    func getLastGiftSent(_ input: Operations.GetLastGiftSent.Input) async throws -> Operations.GetLastGiftSent.Output {
+        let me = try Caller.person()
+        guard let last = try await personPoints(for: me).lastGiftSent() else { throw NotFoundError.gift }
+        return .ok(.init(body: .json(.init(
+            id: try last.transfer.requireID().uuidString, toUserId: last.recipientID, points: Int(last.transfer.amount),
+            message: PointsLedger.details(last.transfer)?.message, balance: nil, createdAt: last.transfer.createdAt))))
     }
 
     // MARK: Stores
@@ -193,13 +229,13 @@ extension Components.Schemas.Purchase {
 }
 
 extension Components.Schemas.PointsEntry {
-    init(_ entry: PointsEntryModel, _ transfer: PointsTransferModel) {
+    init(_ entry: PointsEntryModel, _ transfer: PointsTransferModel, counterparty: String?) {
         let details = PointsLedger.details(transfer)
         self.init(
             id: transfer.id?.uuidString ?? "", kind: transfer.kind, amount: Int(entry.amount),
             balanceAfter: Int(entry.balanceAfter), createdAt: entry.createdAt, itemId: details?.itemID,
             itemName: details?.itemName, quantity: details?.quantity, unitPrice: details?.unitPrice,
             platform: details?.platform, runId: details?.runID, tokenId: details?.tokenID,
-            reverses: transfer.reversesID?.uuidString)
+            reverses: transfer.reversesID?.uuidString, counterpartyUserId: counterparty, message: details?.message)
     }
 }

@@ -21,14 +21,24 @@ struct PersonPoints {
     }
 
     /// The person's balance and up to `limit` latest entries before `cursor`, and the cursor of the next page.
-    func history(before cursor: Int64?, limit: Int) async throws
-        -> (balance: Int, entries: [(entry: PointsEntryModel, transfer: PointsTransferModel)], next: Int64?)
-    {
+    func history(before cursor: Int64?, limit: Int) async throws -> History {
         let wallet = try await ledger.wallet(of: userID)
-        let entries = try await ledger.entries(of: try wallet.requireID(), before: cursor, limit: limit)
+        let walletID = try wallet.requireID()
+        let entries = try await ledger.entries(of: walletID, before: cursor, limit: limit)
         // Entries are numbered from 1 without gaps, so older ones exist exactly when the last shown is above 1.
         let next = entries.count == limit ? entries.last.flatMap { $0.entry.seq > 1 ? $0.entry.seq : nil } : nil
-        return (Int(wallet.balance), entries, next)
+        let others = try await counterparts(entries.map(\.transfer), wallet: walletID)
+        return History(balance: Int(wallet.balance), entries: entries, next: next, counterparts: others)
+    }
+
+    /// A page of the person's history.
+    struct History {
+        var balance: Int
+        var entries: [(entry: PointsEntryModel, transfer: PointsTransferModel)]
+        /// The cursor of the next (older) page.
+        var next: Int64?
+        /// The other person of each gift, by transfer id.
+        var counterparts: [UUID: String]
     }
 
     // MARK: Earning
@@ -92,6 +102,91 @@ struct PersonPoints {
             throw ServiceError.broken("a transfer of this wallet has no entry on it")
         }
         return Receipt(transfer: transfer, balanceAfter: Int(entry.balanceAfter), replayed: replayed)
+    }
+
+    // MARK: Gifts
+
+    /// Gives `request.points` to another person of the company, once per idempotency key (the same rules of replay
+    /// as a purchase: the same body answers the first gift again, another body is
+    /// ``PointsError/keyReused(field:)``).
+    ///
+    /// - Throws: ``NotFoundError/person(_:)`` for no such person in the company, ``InputError`` for oneself,
+    ///   ``PointsError/insufficient(balance:needed:)`` when the balance does not cover it.
+    func gift(_ request: GiftRequest) async throws -> (receipt: Receipt, recipientID: String) {
+        let wallet = try await ledger.wallet(of: userID)
+        let walletID = try wallet.requireID()
+        let key = "gift:\(walletID.uuidString):\(request.idempotencyKey)"
+        if let earlier = try await ledger.transfer(key: key) {
+            guard earlier.fingerprint == request.fingerprint else { throw PointsError.keyReused(field: "idempotencyKey") }
+            return (try await receipt(earlier, wallet: walletID, replayed: true), request.recipientID)
+        }
+        let recipient = try await person(request.recipientID)
+        let recipientUserID = try recipient.requireID()
+        guard recipientUserID != userID else {
+            throw InputError.invalid(field: "userId", "is you; give points to someone else")
+        }
+        let recipientWallet = try await ledger.wallet(of: recipientUserID)
+        let outcome = try await ledger.write(PointsTransferRequest(
+            from: walletID, to: try recipientWallet.requireID(), amount: request.points, kind: .gift, key: key,
+            fingerprint: request.fingerprint, details: PointsTransferDetails(message: request.message)))
+        switch outcome {
+        case .done(let transfer, let balances):
+            return (try Self.receipt(transfer, wallet: walletID, balances: balances), request.recipientID)
+        case .replayed(let transfer):
+            guard transfer.fingerprint == request.fingerprint else { throw PointsError.keyReused(field: "idempotencyKey") }
+            return (try await receipt(transfer, wallet: walletID, replayed: true), request.recipientID)
+        }
+    }
+
+    /// The person of the company with this id: the host app's user id, else Forma's user id.
+    private func person(_ id: String) async throws -> UserModel {
+        if let byHostID = try await UserModel.query(on: database)
+            .filter(\.$company.$id == companyID).filter(\.$externalID == id).first()
+        {
+            return byHostID
+        }
+        if let uuid = UUID(uuidString: id),
+            let byID = try await UserModel.query(on: database)
+                .filter(\.$company.$id == companyID).filter(\.$id == uuid).first()
+        {
+            return byID
+        }
+        throw NotFoundError.person(id)
+    }
+
+    /// The latest gift the person sent, with its recipient's id (`nil` once the recipient deleted their account).
+    func lastGiftSent() async throws -> (transfer: PointsTransferModel, recipientID: String?)? {
+        let wallet = try await ledger.wallet(of: userID)
+        guard let transfer = try await PointsTransferModel.query(on: database)
+            .filter(\.$companyID == companyID).filter(\.$fromAccountID == wallet.requireID())
+            .filter(\.$kind == PointsTransferKind.gift.rawValue)
+            .sort(\.$createdAt, .descending).sort(\.$id, .descending).first()
+        else { return nil }
+        return (transfer, try await counterparts([transfer], wallet: wallet.requireID())[try transfer.requireID()])
+    }
+
+    /// For each gift among `transfers`, the id of the other person (host user id, else Forma's), when they still
+    /// have an account.
+    func counterparts(_ transfers: [PointsTransferModel], wallet: UUID) async throws -> [UUID: String] {
+        let gifts = transfers.filter { $0.kind == PointsTransferKind.gift.rawValue }
+        guard !gifts.isEmpty else { return [:] }
+        let otherAccounts = Set(gifts.map { $0.fromAccountID == wallet ? $0.toAccountID : $0.fromAccountID })
+        let accounts = try await PointsAccountModel.query(on: database)
+            .filter(\.$companyID == companyID).filter(\.$id ~~ Array(otherAccounts)).all()
+        let owners = Dictionary(uniqueKeysWithValues: accounts.compactMap { account in
+            account.userID.flatMap { user in account.id.map { ($0, user) } }
+        })
+        let users = try await UserModel.query(on: database)
+            .filter(\.$company.$id == companyID).filter(\.$id ~~ Array(Set(owners.values))).all()
+        let names = Dictionary(uniqueKeysWithValues: users.compactMap { user in
+            user.id.map { ($0, user.externalID ?? $0.uuidString) }
+        })
+        var result: [UUID: String] = [:]
+        for gift in gifts {
+            let other = gift.fromAccountID == wallet ? gift.toAccountID : gift.fromAccountID
+            if let id = gift.id, let owner = owners[other], let name = names[owner] { result[id] = name }
+        }
+        return result
     }
 
     // MARK: Top-ups

@@ -261,6 +261,15 @@ struct PointsLedger {
                     from: walletID, to: try issuance.requireID(), amount: Int(current.balance), kind: .accountClosed,
                     key: "account-closed:\(walletID.uuidString)"))
             }
+            // A gift's message is the words of one person to another: gone with either of them.
+            try await transaction.sql().update(PointsTransferModel.schema)
+                .set("details", to: SQLLiteral.null)
+                .where("company_id", .equal, SQLBind(companyID))
+                .where("kind", .equal, SQLBind(PointsTransferKind.gift.rawValue))
+                .where {
+                    $0.where("from_account_id", .equal, SQLBind(walletID)).orWhere("to_account_id", .equal, SQLBind(walletID))
+                }
+                .run()
             try await transaction.sql().update(PointsAccountModel.schema)
                 .set("user_id", to: SQLLiteral.null)
                 .set("closed_at", to: SQLBind(now))

@@ -48,6 +48,8 @@ struct PointsEntryBody: Decodable, Equatable {
     let runId: String?
     let tokenId: String?
     let reverses: String?
+    let counterpartyUserId: String?
+    let message: String?
 }
 
 struct PointsStatementBody: Decodable {
