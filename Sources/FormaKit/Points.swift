@@ -108,3 +108,50 @@ extension FormaKit {
         }
     }
 }
+
+/// A gift of points the person sent.
+public struct PointsGift: Sendable, Hashable, Codable, Identifiable {
+    public var id: String
+    /// The recipient's user id; `nil` once they deleted their account.
+    public var toUserId: String?
+    public var points: Int
+    public var message: String?
+    /// The giver's balance right after the gift (only in the answer to ``FormaKit/giveGift(to:points:message:idempotencyKey:)``).
+    public var balance: Int?
+    public var createdAt: Date
+}
+
+extension FormaKit {
+    /// Gives `points` to another person of the company, by their user id in your app
+    /// (`POST /v1/people/{userId}/gifts`). As with ``buy(itemId:quantity:unitPrice:platform:idempotencyKey:)``, the
+    /// same key on a retry never gives twice.
+    ///
+    /// - Throws: ``FormaError/purchaseRefused(_:)`` `.insufficientPoints` when the balance is short; a 404 for no such
+    ///   person, a 422 for oneself.
+    public func giveGift(
+        to userId: String, points: Int, message: String? = nil, idempotencyKey: String
+    ) async throws(FormaError) -> PointsGift {
+        try await call { client in
+            PointsGift(try await client.createGift(
+                path: .init(userId: userId),
+                body: .json(.init(points: points, message: message, idempotencyKey: idempotencyKey))).created.body.json)
+        }
+    }
+
+    /// The last gift the person sent, `nil` when they have sent none (the seed's "last gift").
+    public func lastGiftSent() async throws(FormaError) -> PointsGift? {
+        do {
+            return try await call { client in PointsGift(try await client.getLastGiftSent().ok.body.json) }
+        } catch where error.status == 404 {
+            return nil
+        }
+    }
+}
+
+extension PointsGift {
+    init(_ api: Components.Schemas.Gift) {
+        self.init(
+            id: api.id, toUserId: api.toUserId, points: api.points, message: api.message, balance: api.balance,
+            createdAt: api.createdAt)
+    }
+}

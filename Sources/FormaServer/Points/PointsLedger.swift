@@ -165,7 +165,8 @@ struct PointsLedger {
             for account in [request.from, request.to].sorted(by: { $0.uuidString < $1.uuidString }) {
                 let debit = account == request.from
                 var update = sql.update(PointsAccountModel.schema)
-                    .set("balance", to: SQLRaw(debit ? "balance - \(amount)" : "balance + \(amount)"))
+                    .set("balance", to: SQLBinaryExpression(
+                        SQLColumn("balance"), debit ? SQLBinaryOperator.subtract : .add, SQLBind(amount)))
                     .set("entry_count", to: SQLRaw("entry_count + 1"))
                     .where("id", .equal, SQLBind(account))
                     .where("company_id", .equal, SQLBind(companyID))

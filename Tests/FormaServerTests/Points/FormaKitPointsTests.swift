@@ -47,4 +47,34 @@ struct FormaKitPointsTests {
             #expect(older.entries.map(\.kind) == ["top_up"] && older.nextCursor == nil)
         }
     }
+
+    @Test func aHostAppGivesPointsAndReadsTheLastGiftThroughFormaKit() async throws {
+        try await withLiveServer { app, server in
+            // setup
+            let api = APIClient(app: app)
+            let acme = try await PointsCompany.create(api)
+            let secret = try await acme.hs256Secret()
+            let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+            let ada = FormaKit(baseURL: url, apiKey: acme.key, companyName: "Acme", userId: "ada")
+            _ = try await acme.person("bo").statement()
+            _ = try await ada.redeemTopUp(token: try TopUpSigner.hs256(
+                TopUpAPITests.claims(try await acme.id, user: "ada", points: 80), secret: secret))
+
+            // act
+            let before = try await ada.lastGiftSent()
+            let gift = try await ada.giveGift(to: "bo", points: 50, message: "Nice run", idempotencyKey: "g1")
+            let last = try await ada.lastGiftSent()
+            var short: FormaError?
+            do throws(FormaError) {
+                _ = try await ada.giveGift(to: "bo", points: 50, idempotencyKey: "g2")
+            } catch { short = error }
+
+            // verify
+            #expect(before == nil)
+            #expect((gift.toUserId, gift.points, gift.message, gift.balance) == ("bo", 50, "Nice run", 30))
+            #expect(last?.id == gift.id && last?.balance == nil)
+            #expect(short == .purchaseRefused(.insufficientPoints(balance: 30)))
+            #expect(try await acme.person("bo").balance == 50)
+        }
+    }
 }
