@@ -22,7 +22,10 @@ struct PersonPoints {
 
     /// The person's balance and up to `limit` latest entries before `cursor`, and the cursor of the next page.
     func history(before cursor: Int64?, limit: Int) async throws -> History {
-        let wallet = try await ledger.wallet(of: userID)
+        // Reading opens no wallet: a person who never earned or spent has none, and a balance of 0.
+        guard let wallet = try await ledger.existingWallet(of: userID) else {
+            return History(balance: 0, entries: [], next: nil, counterparts: [:])
+        }
         let walletID = try wallet.requireID()
         let entries = try await ledger.entries(of: walletID, before: cursor, limit: limit)
         // Entries are numbered from 1 without gaps, so older ones exist exactly when the last shown is above 1.
@@ -156,8 +159,8 @@ struct PersonPoints {
 
     /// The latest gift the person sent, with its recipient's id (`nil` once the recipient deleted their account).
     func lastGiftSent() async throws -> (transfer: PointsTransferModel, recipientID: String?)? {
-        let wallet = try await ledger.wallet(of: userID)
-        guard let transfer = try await PointsTransferModel.query(on: database)
+        guard let wallet = try await ledger.existingWallet(of: userID),
+            let transfer = try await PointsTransferModel.query(on: database)
             .filter(\.$companyID == companyID).filter(\.$fromAccountID == wallet.requireID())
             .filter(\.$kind == PointsTransferKind.gift.rawValue)
             .sort(\.$createdAt, .descending).sort(\.$id, .descending).first()

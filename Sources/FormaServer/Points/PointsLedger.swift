@@ -92,13 +92,15 @@ struct PointsLedger {
 
     // MARK: Accounts
 
+    /// The person's wallet, if they have one (a person's first credit or spend opens it).
+    func existingWallet(of userID: UUID) async throws -> PointsAccountModel? {
+        try await PointsAccountModel.query(on: database)
+            .filter(\.$userID == userID).filter(\.$companyID == companyID).first()
+    }
+
     /// The person's wallet, opened (empty) on first use.
     func wallet(of userID: UUID) async throws -> PointsAccountModel {
-        if let wallet = try await PointsAccountModel.query(on: database)
-            .filter(\.$userID == userID).filter(\.$companyID == companyID).first()
-        {
-            return wallet
-        }
+        if let wallet = try await existingWallet(of: userID) { return wallet }
         try await open(.wallet, userID: userID)
         guard let wallet = try await PointsAccountModel.query(on: database)
             .filter(\.$userID == userID).filter(\.$companyID == companyID).first()

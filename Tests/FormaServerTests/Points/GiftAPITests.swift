@@ -111,8 +111,8 @@ struct GiftAPITests {
             // act
             let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
                 for index in 0..<40 {
-                    group.addTask { try await ada.give(5, to: "bo", key: "a\(index)").status }
-                    group.addTask { try await bo.give(5, to: "ada", key: "b\(index)").status }
+                    group.addTask { try await retryingUnavailable { try await ada.give(5, to: "bo", key: "a\(index)") }.status }
+                    group.addTask { try await retryingUnavailable { try await bo.give(5, to: "ada", key: "b\(index)") }.status }
                 }
                 return try await group.reduce(into: [HTTPStatus]()) { $0.append($1) }
             }

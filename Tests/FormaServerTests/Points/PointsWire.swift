@@ -150,6 +150,18 @@ struct PointsPerson {
     }
 }
 
+/// Sends a request again, as a client should, while the server answers 503 "please try again" (a database connection
+/// not free within its pool's timeout when thousands of requests of the whole test suite queue for it); at most 30
+/// times. A retried purchase or gift carries the same idempotency key, so retrying can never charge twice.
+func retryingUnavailable(_ send: @Sendable () async throws -> APIClient.Reply) async throws -> APIClient.Reply {
+    var reply = try await send()
+    for _ in 0..<29 where reply.status == .serviceUnavailable {
+        await Task.yield()
+        reply = try await send()
+    }
+    return reply
+}
+
 /// Signs top-up tokens as a host's back end would.
 enum TopUpSigner {
     struct Claims: Encodable {
