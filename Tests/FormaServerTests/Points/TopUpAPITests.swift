@@ -52,7 +52,7 @@ struct TopUpAPITests {
 
             // act
             let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
-                for _ in 0..<20 { group.addTask { try await ada.topUp(token).status } }
+                for _ in 0..<20 { group.addTask { try await retryingUnavailable { try await ada.topUp(token) }.status } }
                 return try await group.reduce(into: [HTTPStatus]()) { $0.append($1) }
             }
 
