@@ -32,6 +32,8 @@ extension APIProblem {
                 let mapped = APIProblem(serverError.underlyingError, requestHasBody: requestHasBody)
                 self = mapped.status == 500 ? Self.runtimeProblem(serverError) : mapped
             }
+        case let error where DatabaseBusy.matches(error):
+            self = .serviceUnavailable("the database is busy; try again", retryAfterSeconds: 1)
         default: self = .internalError
         }
     }

@@ -92,6 +92,15 @@ struct PointsConcurrencyTests {
         }
     }
 
+    @Test func aRequestThatOutwaitsThePoolIsA503ToRetryNotA500() {
+        // act: what the authentication middleware or a store throws when no connection frees up in time
+        let problem = APIProblem(ConnectionPoolTimeoutError.connectionRequestTimeout, requestHasBody: true)
+
+        // verify
+        #expect(problem.status == 503 && problem.kind == "unavailable")
+        #expect(problem.headers["Retry-After"] == "1")
+    }
+
     @Test func theDatabaseRefusesANegativeWalletEvenWithoutTheCondition() async throws {
         try await withFormaApp { app in
             // setup: a wallet of 0
