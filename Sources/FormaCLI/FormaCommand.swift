@@ -10,7 +10,7 @@ public struct FormaCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, MigrateCommand.self, CompanyCommand.self, CompetitionCommand.self, GenerateCommand.self,
             AnalyzeCommand.self,
-            EvalCommand.self, BenchCommand.self, SynthesizeCommand.self,
+            EvalCommand.self, BenchCommand.self, SynthesizeCommand.self, PointsCommand.self,
         ]
     )
 

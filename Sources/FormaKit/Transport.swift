@@ -25,6 +25,12 @@ struct ProblemMiddleware: ClientMiddleware {
     /// not one gives the status's reason phrase.
     static func error(status: Int, reason: String, body: Data) -> FormaError {
         let document = try? JSONDecoder().decode(Components.Schemas.Problem.self, from: body)
+        switch (document?._type, document?.currentPrice, document?.balance) {
+        case ("urn:forma:problem:price-changed", let price?, _): return .purchaseRefused(.priceChanged(currentPrice: price))
+        case ("urn:forma:problem:insufficient-points", _, let balance?):
+            return .purchaseRefused(.insufficientPoints(balance: balance))
+        default: break
+        }
         return .server(
             status: status, title: document?.title ?? reason, detail: document?.detail,
             fields: (document?.errors ?? []).map { FormaError.FieldProblem(field: $0.field, detail: $0.detail) })

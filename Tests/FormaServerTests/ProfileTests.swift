@@ -253,7 +253,7 @@ struct AccountDeletionTests {
             let tables = try await SchemaInspection.tablesWithColumn("user_id", on: sql)
 
             // verify: a new per-user table must be added to UserDataDeletion, or deletion would leave rows behind
-            #expect(Set(tables) == Set(UserDataDeletion.userOwnedTables))
+            #expect(Set(tables) == Set(UserDataDeletion.userOwnedTables + UserDataDeletion.userAnonymisedTables))
         }
     }
 }

@@ -82,6 +82,8 @@ struct AuthenticationMiddleware: ServerMiddleware {
         "updateCompanyCompetition": .company, "deleteCompanyCompetition": .company, "getCompanyTimeZone": .company,
         "setCompanyTimeZone": .company,
         "logout": .bearerToken,
+        "getPointsRules": .company, "setPointsRules": .company, "setTopUpKey": .company,
+        "listCompanyItems": .company, "createItem": .company, "updateItem": .company,
     ]
 
     static func requirement(of operationID: String) -> Requirement {

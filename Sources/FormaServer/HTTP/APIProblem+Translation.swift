@@ -21,6 +21,7 @@ extension APIProblem {
         case let error as WorkoutGenerationError: self = Self.problem(for: error)
         case let error as PainAwareGenerationError: self = Self.problem(for: error)
         case let error as TrainerReplyError: self = Self.problem(for: error)
+        case let error as PointsError: self = Self.problem(for: error)
         case let error as CompanyError: self = .validation([FieldIssue(field: "company", message: error.message)])
         case let error as DecodingError: self = Self.translating(error, requestHasBody: requestHasBody, query: nil)
         case let serverError as ServerError:
@@ -31,6 +32,8 @@ extension APIProblem {
                 let mapped = APIProblem(serverError.underlyingError, requestHasBody: requestHasBody)
                 self = mapped.status == 500 ? Self.runtimeProblem(serverError) : mapped
             }
+        case let error where DatabaseBusy.matches(error):
+            self = .serviceUnavailable("the database is busy; try again", retryAfterSeconds: 1)
         default: self = .internalError
         }
     }
@@ -98,6 +101,9 @@ extension APIProblem {
         case .theme(let id): "no theme '\(id)'"
         case .goal(let id): "no goal '\(id)'"
         case .competition(let id): "no competition '\(id)'"
+        case .item(let id): "no item '\(id)'"
+        case .person(let id): "no person '\(id)' in this company"
+        case .gift: "you have not sent a gift yet"
         }
     }
 

@@ -17,6 +17,10 @@ struct APIProblem: Error, Sendable, CustomStringConvertible {
     var issues: [FieldIssue]
     /// Extra response headers, such as `Retry-After` or `WWW-Authenticate`.
     var headers: [String: String]
+    /// Extension members of the points problems (docs/community.md): the balance of an insufficient one, the
+    /// current price of a changed one.
+    var balance: Int?
+    var currentPrice: Int?
 
     init(
         status: Int, kind: String, title: String, detail: String? = nil, issues: [FieldIssue] = [],
@@ -37,7 +41,8 @@ struct APIProblem: Error, Sendable, CustomStringConvertible {
         Components.Schemas.Problem(
             _type: "urn:forma:problem:\(kind)", title: title, status: status, detail: detail,
             field: issues.first?.field,
-            errors: issues.isEmpty ? nil : issues.map { .init(field: $0.field, detail: $0.message) })
+            errors: issues.isEmpty ? nil : issues.map { .init(field: $0.field, detail: $0.message) },
+            balance: balance, currentPrice: currentPrice)
     }
 
     /// The encoded document.

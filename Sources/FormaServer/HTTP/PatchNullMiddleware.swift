@@ -11,7 +11,7 @@ import OpenAPIRuntime
 /// is already bounded.
 struct PatchNullMiddleware: ServerMiddleware {
     /// The partial updates whose bodies are checked.
-    static let operations: Set<String> = ["updateProfile", "updateGoal", "updateCompanyCompetition"]
+    static let operations: Set<String> = ["updateProfile", "updateGoal", "updateCompanyCompetition", "updateItem"]
 
     func intercept(
         _ request: HTTPRequest,

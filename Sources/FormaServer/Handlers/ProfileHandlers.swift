@@ -20,7 +20,7 @@ extension FormaAPIHandler {
 
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
         let me = try Caller.person()
-        try await UserDataDeletion.deleteUser(me.user, on: try database())
+        try await UserDataDeletion.deleteUser(me.user, now: clock.now, on: try database())
         FormaMetrics.countAccountEvent("deleted")
         logger.info("account deleted", metadata: ["user": .string(me.userID.uuidString)])
         return .noContent(.init())

@@ -76,6 +76,12 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case goal(String)
     /// No competition with this id in the caller's company.
     case competition(String)
+    /// No item with this id in the company's catalogue.
+    case item(String)
+    /// No person with this user id in the caller's company.
+    case person(String)
+    /// The person has sent no gift (or none since their gifts' records were removed).
+    case gift
 }
 
 /// The request does not fit the current state of what it changes.

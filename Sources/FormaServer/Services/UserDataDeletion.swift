@@ -7,8 +7,16 @@ import SQLKit
 /// Each table that stores per-user rows is listed in ``userOwnedTables`` with its `user_id` column; deletion
 /// removes those rows and then the user, in one transaction, without relying on foreign-key cascades (which
 /// SQLite only honours when enabled per connection). The test suite checks that every table with a `user_id`
-/// column is listed here, so a new table cannot be forgotten.
+/// column is listed here (or in ``userAnonymisedTables``), so a new table cannot be forgotten.
 enum UserDataDeletion {
+    /// Tables whose rows of the person are kept without them: the points ledger must still sum to zero and every
+    /// other account's history must still add up, so the person's wallet is emptied back to the company's issuance
+    /// account and closed, and forgets whose it was (``PointsLedger/closeWallet(of:)``). Its transfers stay,
+    /// naming only accounts.
+    static let userAnonymisedTables: [String] = [
+        PointsAccountModel.schema,
+    ]
+
     /// Tables holding rows keyed by `user_id`, children before parents.
     static let userOwnedTables: [String] = [
         TrainerReplyModel.schema,
@@ -34,7 +42,7 @@ enum UserDataDeletion {
         AvatarModel.schema,
     ]
 
-    static func deleteUser(_ user: UserModel, on database: any Database) async throws {
+    static func deleteUser(_ user: UserModel, now: Date, on database: any Database) async throws {
         let userID = try user.requireID()
         try await database.transaction { transaction in
             let sql = try transaction.sql()
@@ -42,6 +50,8 @@ enum UserDataDeletion {
             let boards = try await sql.select().column("board_id").from(Standings.table)
                 .where("user_id", .equal, SQLBind(userID)).all().map { try $0.decode(column: "board_id", as: UUID.self) }
             try await CompetitionStore.countParticipants(-1, of: boards, on: transaction)
+            try await PointsLedger(database: transaction, companyID: user.$company.id, now: now)
+                .closeWallet(of: userID)
             for table in userOwnedTables {
                 try await sql.delete(from: table).where("user_id", .equal, SQLBind(userID)).run()
             }

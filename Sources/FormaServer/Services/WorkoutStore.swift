@@ -170,6 +170,9 @@ struct WorkoutStore {
                 .set("times_completed", to: SQLRaw("times_completed + 1"))
                 .where("id", .equal, SQLBind(workoutID))
                 .run()
+            // A saved run earns the company's points in the same transaction, keyed by the run: once per run.
+            try await PersonPoints(database: transaction, companyID: companyID, userID: userID, now: now)
+                .earnForSavedRun(runID, rules: PointsSettingsStore.rules(companyID: companyID, on: transaction))
             guard let planSession else { return (true, nil) }
             let store = PlanProgressStore(database: transaction, companyID: companyID, userID: userID, now: now)
             let (enrolment, unlock) = try await store.recordCompletion(planSession, runID: runID)

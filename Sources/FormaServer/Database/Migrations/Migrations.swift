@@ -36,5 +36,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateCompanyBrandings(),
         CreateCompetitions(),
         AddLiveSetRangeOfMotion(),
+        CreatePointsLedger(),
     ]
 }
