@@ -98,6 +98,8 @@ extension APIProblem {
         case .theme(let id): "no theme '\(id)'"
         case .goal(let id): "no goal '\(id)'"
         case .competition(let id): "no competition '\(id)'"
+        case .person(let userId): "no person '\(userId)' in this company"
+        case .followRequest(let userId): "'\(userId)' has not asked to follow you"
         }
     }
 

@@ -76,6 +76,10 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case goal(String)
     /// No competition with this id in the caller's company.
     case competition(String)
+    /// No person with this `userId` in the caller's company.
+    case person(String)
+    /// The person has not asked to follow the caller.
+    case followRequest(String)
 }
 
 /// The request does not fit the current state of what it changes.

@@ -35,5 +35,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         AddWorkoutRunCheckIn(),
         CreateCompanyBrandings(),
         CreateCompetitions(),
+        CreateFollows(),
     ]
 }
