@@ -106,3 +106,49 @@ struct PrivateProfileTests {
         }
     }
 }
+
+@Suite("People without a host id, and profile fields")
+struct PeopleEdgeTests {
+    @Test func anEmailAccountIsNamedByFormasIdAndCanFollowAndBeFollowed() async throws {
+        try await withFormaApp { app in
+            // setup: Eve signed up with email; Ada comes from the default company's host app
+            let api = APIClient(app: app)
+            let grant = try await api.signUpAndLogIn(email: "eve@example.com")
+            let eve = Auth.bearer(grant.token)
+            let eveProfile: ProfileBody = try await api.get("/v1/me", headers: eve).json()
+            let adaHeaders = try await api.sessionToken(key: try await api.createCompany("Gym"), userId: "ada")
+
+            // act: Eve is in the default company; Ada's company does not have her
+            let fromOtherCompany = try await api.send(
+                .PUT, "/v1/me/following/\(eveProfile.id)", headers: Auth.bearer(adaHeaders.token))
+            let herself = try await api.send(.PUT, "/v1/me/following/\(eveProfile.id.lowercased())", headers: eve)
+            let finn = Auth.bearer(try await api.signUpAndLogIn(email: "finn@example.com").token)
+            let followed = try await api.send(.PUT, "/v1/me/following/\(eveProfile.id.lowercased())", headers: finn)
+            let finnFollows: PersonPageBody = try await api.get("/v1/me/following", headers: finn).json()
+
+            // verify: Finn, of Eve's company, follows her by Forma's id, which the lists answer too
+            #expect(followed.status == .ok, "\(followed.text)")
+            #expect(finnFollows.items.map(\.userId) == [eveProfile.id.lowercased()])
+            #expect(fromOtherCompany.status == .notFound, "\(fromOtherCompany.text)")
+            #expect(herself.status == .unprocessableEntity, "\(herself.text)")
+        }
+    }
+
+    @Test func privateProfileNullIsA422AndChangesNothing() async throws {
+        try await withFormaApp { app in
+            // setup
+            let api = APIClient(app: app)
+            let bob = try await Member.joining(api, key: try await api.createCompany("Gym"), "bob")
+            try await bob.setPrivate(true)
+
+            // act
+            let reply = try await api.send(
+                .PATCH, "/v1/me", headers: bob.headers, raw: Data(#"{"privateProfile": null}"#.utf8),
+                contentType: "application/json")
+
+            // verify
+            #expect(reply.status == .unprocessableEntity && reply.text.contains("privateProfile"), "\(reply.text)")
+            #expect(try await bob.me().privateProfile == true)
+        }
+    }
+}
