@@ -104,6 +104,7 @@ extension APIProblem {
         case .item(let id): "no item '\(id)'"
         case .person(let id): "no person '\(id)' in this company"
         case .gift: "you have not sent a gift yet"
+        case .followRequest(let userId): "'\(userId)' has not asked to follow you"
         }
     }
 

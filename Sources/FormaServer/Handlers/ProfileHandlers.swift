@@ -15,6 +15,11 @@ extension FormaAPIHandler {
         try ProfileUpdate(update).apply(to: me.user)
         let database = try self.database()
         try await me.user.save(on: database)
+        if update.privateProfile == false {
+            // A public profile has no requests: whoever asked follows now.
+            try await PeopleStore(database: database, companyID: me.companyID, userID: me.userID, now: clock.now)
+                .approveAllRequests()
+        }
         return .ok(.init(body: .json(try await .init(me.user, company: me.company, on: database))))
     }
 
@@ -69,6 +74,9 @@ struct ProfileUpdate {
         if let zone = body.timeZone {
             collect(ProfileFields.timeZone(zone)) { $0.timeZone = $1 }
         }
+        if let hidden = body.privateProfile {
+            changes.append { $0.privateProfile = hidden }
+        }
         guard issues.isEmpty else { throw InputError.invalid(issues) }
     }
 
@@ -85,11 +93,13 @@ extension Components.Schemas.Profile {
             .filter(\.$user.$id == userID)
             .field(\.$etag)
             .first()?.etag
+        let counts = try await PeopleStore.counts(of: userID, companyID: try company.requireID(), on: database)
         self.init(
             id: userID.uuidString, userId: user.externalID, email: user.email,
             company: .init(id: try company.requireID().uuidString, name: company.name),
             displayName: user.displayName, age: user.age, heightCm: user.heightCentimetres,
             weightKg: user.weightKilograms, gender: user.gender, lifestyle: user.lifestyle, timeZone: user.timeZone,
-            avatarETag: avatarTag, createdAt: user.createdAt ?? Date(timeIntervalSince1970: 0))
+            avatarETag: avatarTag, createdAt: user.createdAt ?? Date(timeIntervalSince1970: 0),
+            privateProfile: user.privateProfile ?? false, followers: counts.followers, following: counts.following)
     }
 }

@@ -82,6 +82,8 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case person(String)
     /// The person has sent no gift (or none since their gifts' records were removed).
     case gift
+    /// The person has not asked to follow the caller.
+    case followRequest(String)
 }
 
 /// The request does not fit the current state of what it changes.

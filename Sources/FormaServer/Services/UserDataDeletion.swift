@@ -55,6 +55,9 @@ enum UserDataDeletion {
             for table in userOwnedTables {
                 try await sql.delete(from: table).where("user_id", .equal, SQLBind(userID)).run()
             }
+            // Follows have two people, neither under `user_id`: the person's go both ways.
+            try await sql.delete(from: FollowModel.schema)
+                .where("follower_id", .equal, SQLBind(userID)).orWhere("followed_id", .equal, SQLBind(userID)).run()
             if let email = user.email {
                 try await LoginThrottle.forget(companyID: user.$company.id, emailKey: email, on: transaction)
             }

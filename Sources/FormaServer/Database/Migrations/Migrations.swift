@@ -37,5 +37,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateCompetitions(),
         AddLiveSetRangeOfMotion(),
         CreatePointsLedger(),
+        CreateFollows(),
     ]
 }

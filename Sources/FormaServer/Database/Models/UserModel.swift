@@ -21,6 +21,8 @@ final class UserModel: Model, @unchecked Sendable {
     @OptionalField(key: "gender") var gender: String?
     @OptionalField(key: "lifestyle") var lifestyle: String?
     @OptionalField(key: "time_zone") var timeZone: String?
+    /// Following the person needs their approval; `nil` (never set) is false.
+    @OptionalField(key: "private_profile") var privateProfile: Bool?
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
     @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
 
