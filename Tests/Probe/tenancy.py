@@ -11,6 +11,8 @@ What is checked, per operation and intruder:
   exist (same status, same body once the id is blanked out), so an intruder cannot even tell that it exists;
 - shared catalogue resources with per-person state (plans A is enrolled in, exercises A tracks): the intruder's view
   is the one it had before A acted, and no answer carries A's person id;
+- resources of A's company (another person of it, its items and competitions, a follow request to A): the intruders
+  from the other company are held to the rule for A's own resources; person B may reach them;
 - afterwards A's own data, every authenticated GET of the contract that the values resolve, is unchanged.
 """
 import datetime
@@ -28,10 +30,17 @@ PLAN = "strength-bodyweight"
 
 
 class Kind:
-    def __init__(self, owned, make, personal=None):
+    def __init__(self, owned, make, personal=None, company=False):
         self.owned = owned          # belongs to one person: other people must not reach it at all
         self.make = make            # (base, headers) -> the value A uses
         self.personal = personal    # (base, headers, value) -> None: A's own state on a shared value
+        # belongs to A's company: its other people may reach it (a person's public profile, a competition, an item
+        # of the company's shop), so only the intruders from the other company must find it as if it did not exist
+        self.company = company
+
+
+# Company 1's API key, for the values only a company makes (its items, its competitions, its other people).
+COMPANY = {}
 
 
 def _created(reply, what):
@@ -104,6 +113,43 @@ def _session_pain(base, headers):
     return saved["sessionPain"]["id"]
 
 
+def _company_headers():
+    return {"X-Forma-Key": COMPANY["key1"]}
+
+
+def _other_person(base, headers):
+    """Person C of A's company (by host user id), whom A's company may see, follow and give to."""
+    user = unique("c")
+    session_token(base, COMPANY["key1"], user)
+    return user
+
+
+def _follow_request(base, headers):
+    """Person C asks to follow A, whose profile is private: C's request waits for A."""
+    user = unique("c")
+    c = bearer(session_token(base, COMPANY["key1"], user))
+    _created(request(base, "PATCH", "/v1/me", headers, {"privateProfile": True}), "make A's profile private")
+    a_user = request(base, "GET", "/v1/me", headers).json()["userId"]
+    _created(request(base, "PUT", f"/v1/me/following/{a_user}", c), "ask to follow A")
+    return user
+
+
+def _item(base, headers):
+    body = {"name": "Water bottle", "price": 50}
+    return _created(request(base, "POST", "/v1/company/items", _company_headers(), body), "add an item")["id"]
+
+
+def _competition(base, headers):
+    now = datetime.datetime.now(datetime.timezone.utc)
+    body = {"name": "Squat week", "metric": "total_reps", "exerciseId": "Bodyweight_Squat",
+            "start": (now - datetime.timedelta(days=1)).strftime("%Y-%m-%dT00:00"),
+            "end": (now + datetime.timedelta(days=6)).strftime("%Y-%m-%dT00:00")}
+    competition = _created(request(base, "POST", "/v1/company/competitions", _company_headers(), body),
+                           "define a competition")
+    _created(request(base, "PUT", f"/v1/competitions/{competition['id']}/membership", headers), "join it")
+    return competition["id"]
+
+
 # (the path segment before the parameter, the parameter's name) -> how person A gets a value of that kind.
 KINDS = {
     ("pain-reports", "id"): Kind(True, _pain_report),
@@ -118,6 +164,11 @@ KINDS = {
     ("exercises", "id"): Kind(False, lambda base, headers: TESTED_EXERCISE),
     ("plans", "id"): Kind(False, lambda base, headers: PLAN, _enrol),
     ("tracked-exercises", "exerciseId"): Kind(False, lambda base, headers: TESTED_EXERCISE, _track),
+    ("people", "userId"): Kind(True, _other_person, company=True),
+    ("following", "userId"): Kind(True, _other_person, company=True),
+    ("follow-requests", "userId"): Kind(True, _follow_request, company=True),
+    ("items", "id"): Kind(True, _item, company=True),
+    ("competitions", "id"): Kind(True, _competition, company=True),
 }
 
 
@@ -268,7 +319,10 @@ class Tenancy:
             by_name = {name: values[kind] for name, kind in kinds}  # e.g. the exerciseId the path names
             body = {k: by_name.get(k, v) for k, v in body.items()}
         problems = []
+        of_the_company = any(KINDS[kind].company for _, kind in kinds)
         for (who, headers), before in zip(intruders, before_intruders):
+            if of_the_company and who == "person B of the same company":
+                continue
             reply = request(self.base, method, fill(path, values), headers, body)
             if a_id in reply.body.decode("utf-8", "replace"):
                 problems.append(f"{who} got an answer carrying A's person id: {reply}")
@@ -302,6 +356,7 @@ def run(results, server, spec_path):
     contract = Contract(spec_path)
     key1 = server.create_company(unique("Tenancy One"))
     key2 = server.create_company(unique("Tenancy Two"))
+    COMPANY["key1"] = key1
     tenancy = Tenancy(server.base, contract, key1, key2)
 
     def covers_every_operation():
