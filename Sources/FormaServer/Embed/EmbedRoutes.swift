@@ -78,7 +78,10 @@ enum EmbedRoutes {
             let record = try await CompanyBrandingService(database: request.db).branding(companyID: company.requireID())
             branding = PageSettings.Branding(
                 accentColor: record.accentColor,
-                logo: record.logo.map { "\(Self.logoPath(companyName: company.name))?v=\($0.etag.trimmingCharacters(in: ["\""]))" })
+                logo: record.logo.map { logo in
+                    let version = logo.etag.trimmingCharacters(in: ["\""])
+                    return "\(CompanyBrandingService.logoPath(companyName: company.name))?v=\(version)"
+                })
         }
         let pageSettings = PageSettings(
             company: company?.name,
@@ -215,10 +218,6 @@ enum EmbedRoutes {
         var mediaPipe: MediaPipe
     }
 
-    /// Where the pages load a company's logo: `/embed/logo/{name}`, the name percent-encoded as a path segment.
-    static func logoPath(companyName: String) -> String {
-        CompanyBrandingService.logoPath(companyName: companyName)
-    }
 }
 
 /// Where the embed page loads MediaPipe's pose landmarker from (a deployment can host the files itself), and whether

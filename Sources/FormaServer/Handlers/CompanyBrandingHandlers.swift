@@ -70,7 +70,7 @@ extension Components.Schemas.CompanyBranding {
             accentColor: record.accentColor,
             logo: record.logo.map { logo in
                 .init(
-                    url: EmbedRoutes.logoPath(companyName: companyName),
+                    url: CompanyBrandingService.logoPath(companyName: companyName),
                     contentType: logo.contentType == ImageProbe.Format.png.mediaType ? .imagePng : .imageJpeg,
                     byteCount: logo.byteCount, width: logo.width, height: logo.height, etag: logo.etag)
             })

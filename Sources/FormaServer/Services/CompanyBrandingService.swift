@@ -89,10 +89,36 @@ public struct CompanyBrandingService: Sendable {
         return .success(probe)
     }
 
+    /// The branding as every embed page reads it: the colour and the logo's description, never the logo's bytes
+    /// (up to 512 KiB), which only `/embed/logo/{company}` sends.
     public func branding(companyID: UUID) async throws -> CompanyBrandingRecord {
-        guard let row = try await CompanyBrandingModel.query(on: database).filter(\.$company.$id == companyID).first()
+        struct Row: Decodable {
+            let accentColor: String?
+            let logoContentType: String?
+            let logoETag: String?
+            let logoWidth: Int?
+            let logoHeight: Int?
+            let logoBytes: Int?
+
+            enum CodingKeys: String, CodingKey {
+                case accentColor = "accent_color", logoContentType = "logo_content_type", logoETag = "logo_etag"
+                case logoWidth = "logo_width", logoHeight = "logo_height", logoBytes = "logo_bytes"
+            }
+        }
+        guard let row = try await database.sql().select()
+            .columns("accent_color", "logo_content_type", "logo_etag", "logo_width", "logo_height")
+            .column(SQLFunction("length", args: SQLColumn("logo_data")), as: "logo_bytes")
+            .from(CompanyBrandingModel.schema)
+            .where("company_id", .equal, SQLBind(companyID))
+            .first(decoding: Row.self)
         else { return .none }
-        return Self.record(row)
+        var logo: CompanyLogoRecord?
+        if let type = row.logoContentType, let etag = row.logoETag, let bytes = row.logoBytes,
+            let width = row.logoWidth, let height = row.logoHeight
+        {
+            logo = CompanyLogoRecord(contentType: type, byteCount: bytes, width: width, height: height, etag: etag)
+        }
+        return CompanyBrandingRecord(accentColor: row.accentColor, logo: logo)
     }
 
     /// Replaces the accent colour (already validated with ``accentColor(_:field:)``).
