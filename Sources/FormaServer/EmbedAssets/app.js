@@ -67,11 +67,10 @@ const context = {
     return video;
   },
   // The video (or the replayed skeleton) with the tracked body, the measured joint and the repetition ring drawn
-  // over it; one per page, like the video. `visible` is whether the view counts with the camera now.
-  stage(visible = true) {
+  // over it; one per page, like the video.
+  stage() {
     const element = context.videoElement();
     if (!stage) stage = new CameraStage(element);
-    stage.element.hidden = !visible;
     return stage;
   },
   async poseSource() {

@@ -114,7 +114,7 @@ export class CameraView {
   liveEvent(event) {
     if (!this.exercise) return;
     const cue = reportLiveEvent(this.bridge, this.exercise, event, this.tally);
-    stageEvent(this.context.stage(Boolean(this.source)), event, this.tally.reps);
+    stageEvent(this.context.stage(), event, this.tally.reps);
     if (cue === undefined) return;
     if (cue !== null) this.cue = cue;
     this.render();
@@ -128,6 +128,6 @@ export class CameraView {
         h('p', { class: 'big', id: 'rep-count' }, String(this.tally.reps)),
         h('p', { class: 'cue', id: 'cue', role: 'status' }, this.cue),
         this.paused ? h('p', { class: 'paused' }, 'Paused') : null),
-      this.context.stage(Boolean(this.exercise && this.source)).element);
+      this.context.stage().shown(Boolean(this.exercise && this.source)));
   }
 }

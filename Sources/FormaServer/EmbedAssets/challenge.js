@@ -203,6 +203,6 @@ export class ChallengeView {
         h('p', { class: 'caption', id: 'time-left' }, caption),
         h('p', { class: 'cue', id: 'cue', role: 'status' }, this.cue),
         h('div', { class: 'actions' }, h('button', { id: 'stop', class: 'quiet', onClick: () => this.finish(null) }, 'Stop'))),
-      this.context.stage().element);
+      this.context.stage().shown(true));
   }
 }

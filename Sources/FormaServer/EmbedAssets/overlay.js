@@ -42,6 +42,12 @@ export class CameraStage {
     this.element.style.setProperty('--stage-ratio', String(ratio));
   }
 
+  // The stage's element, shown only while the view counts with the camera.
+  shown(visible) {
+    this.element.hidden = !visible;
+    return this.element;
+  }
+
   // A new set: the source's picture, an empty ring, no highlighted joint.
   begin(source) {
     this.layout(source.aspectRatio, source.kind === 'camera');

@@ -270,7 +270,6 @@ export class WorkoutPlayer {
     const item = this.item;
     if (!item || !this.phase || this.phase.kind !== 'work') return;
     const result = this.result;
-    stageEvent(this.context.stage(), event, event.type === 'rep' ? this.setReps + 1 : this.setReps);
     switch (event.type) {
       case 'rep': {
         result.repeats += 1;
@@ -315,6 +314,7 @@ export class WorkoutPlayer {
       default:
         break;
     }
+    stageEvent(this.context.stage(), event, this.setReps);
   }
 
   liveClosed(close) {
@@ -521,7 +521,7 @@ export class WorkoutPlayer {
         h('p', { class: 'cue', id: 'cue', role: 'status' }, cue || ''),
         this.paused ? h('p', { class: 'paused' }, 'Paused') : null,
         h('div', { class: 'actions' }, buttons.map((name) => all[name]))),
-      this.context.stage(Boolean(counter && this.phase && this.phase.kind === 'work')).element);
+      this.context.stage().shown(Boolean(counter && this.phase && this.phase.kind === 'work')));
   }
 }
 
