@@ -158,9 +158,12 @@ class Demonstration {
     }, 'Play');
     this.element = h('figure', { class: 'demonstration-figure' }, this.svg,
       h('figcaption', {}, angleWords), h('div', { class: 'actions' }, this.button));
-    // Shown still at the turning point until played: the position a person aims for.
-    const frames = demo.frames.length;
-    this.turningPoint = Math.min(frames - 1, Math.round((0.5 + 1.0 + 0.15) * demo.framesPerSecond));
+    // Shown still at the turning point until played: the position a person aims for, the frame furthest from the
+    // start position.
+    const first = demo.frames[0];
+    const distance = (frame) => frame.reduce((sum, value, i) => sum + (value - first[i]) ** 2, 0);
+    this.turningPoint = demo.frames.reduce((best, frame, index) =>
+      (distance(frame) > distance(demo.frames[best]) ? index : best), 0);
     this.draw(this.turningPoint);
   }
 
