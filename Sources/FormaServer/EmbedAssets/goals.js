@@ -2,7 +2,7 @@
 // progress — a form to add one, and a button to remove each. Field errors from the server are shown next to the
 // field they name. A goal the page finds done is told to the host with `goal_completed`, once per goal per page load.
 import { h, show } from './dom.js';
-import { addItem, removeItem, showFieldError } from './list-page.js';
+import { addForm, addItem, redrawList, removeItem, showFieldError, showListPage } from './list-page.js';
 
 const MINUTES = [10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60];
 const DAYS = [1, 2, 3, 4, 5, 6, 7];
@@ -51,8 +51,7 @@ export class GoalsView {
     const select = (name, values, unit) => h('select', { id: `goal-${name}`, name, 'aria-describedby': described(name) },
       values.map((value) => h('option', { value }, `${value}${unit}`)));
 
-    const form = h('form', { id: 'add-goal', 'aria-labelledby': 'add-heading', novalidate: true },
-      h('h2', { id: 'add-heading' }, 'Add a goal'),
+    const form = addForm(this, { id: 'add-goal', heading: 'Add a goal', button: 'Add goal' },
       field('name', 'Name', 'For example "Strong legs"', h('input', {
         id: 'goal-name', name: 'name', type: 'text', required: true, maxlength: 100,
         'aria-describedby': described('name', true) })),
@@ -70,35 +69,19 @@ export class GoalsView {
         h('label', { for: 'goal-notify' },
           (this.inputs.notify = h('input', { id: 'goal-notify', name: 'notify', type: 'checkbox', 'aria-describedby': 'notify-error' })),
           ' Remind me on my training days'),
-        error('notify')),
-      h('div', { class: 'actions' }, h('button', { id: 'add', class: 'primary', type: 'submit' }, 'Add goal')));
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      this.add();
+        error('notify')));
+    showListPage(this, {
+      page: 'goals-page', headingId: 'goals-heading', heading: 'Goals',
+      intro: 'Sessions you save count towards each goal that shares their focus and lasts long enough.', form,
     });
-    show(h('section', { class: 'goals-page' },
-      h('h1', { id: 'goals-heading' }, 'Goals'),
-      h('p', { class: 'meta' }, 'Sessions you save count towards each goal that shares their focus and lasts long enough.'),
-      this.list, this.status, form,
-      h('div', { class: 'actions' },
-        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) },
-          'Close'))));
     await this.refresh();
   }
 
   // Lists the goals (a person holds at most 50: one page) and tells the host about each goal newly seen done.
   async refresh() {
-    let page;
-    try {
-      page = await this.context.api.get('/v1/me/goals?perPage=50');
-    } catch (error) {
-      this.context.fail('api', `goals: ${error.message}`);
-      return;
-    }
-    this.list.replaceChildren(...(page.items.length === 0
-      ? [h('li', { class: 'empty' }, 'No goals yet.')]
-      : page.items.map((goal) => this.item(goal))));
-    for (const goal of page.items) {
+    const goals = await redrawList(this, '/v1/me/goals?perPage=50', 'goals', 'No goals yet.');
+    if (!goals) return;
+    for (const goal of goals) {
       if (!goal.progress.done || this.told.has(goal.id)) continue;
       this.told.add(goal.id);
       this.context.bridge.post('goal_completed', {

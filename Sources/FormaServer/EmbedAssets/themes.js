@@ -2,7 +2,7 @@
 // workouts left of each, a form to add one, and a button to remove each. Field errors from the server are shown next
 // to the field they name.
 import { h, show } from './dom.js';
-import { addItem, removeItem, showFieldError } from './list-page.js';
+import { addForm, addItem, redrawList, removeItem, showFieldError, showListPage } from './list-page.js';
 
 const FIELDS = [
   { name: 'name', label: 'Name', hint: 'For example "Running"', type: 'text', maxlength: 100 },
@@ -32,34 +32,16 @@ export class ThemesView {
       this.errors[field.name] = error;
       return h('div', { class: 'field' }, h('label', { for: `theme-${field.name}` }, field.label), input, hint, error);
     });
-    const form = h('form', { id: 'add-theme', 'aria-labelledby': 'add-heading', novalidate: true },
-      h('h2', { id: 'add-heading' }, 'Add a theme'), rows,
-      h('div', { class: 'actions' }, h('button', { id: 'add', class: 'primary', type: 'submit' }, 'Add theme')));
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      this.add();
+    const form = addForm(this, { id: 'add-theme', heading: 'Add a theme', button: 'Add theme' }, ...rows);
+    showListPage(this, {
+      page: 'themes-page', headingId: 'themes-heading', heading: 'Themes',
+      intro: 'Music to train to: each workout you finish with a theme counts down its workouts.', form,
     });
-    show(h('section', { class: 'themes-page' },
-      h('h1', { id: 'themes-heading' }, 'Themes'),
-      h('p', { class: 'meta' }, 'Music to train to: each workout you finish with a theme counts down its workouts.'),
-      this.list, this.status, form,
-      h('div', { class: 'actions' },
-        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) },
-          'Close'))));
     await this.refresh();
   }
 
   async refresh() {
-    let page;
-    try {
-      page = await this.context.api.get('/v1/me/themes?perPage=100');
-    } catch (error) {
-      this.context.fail('api', `themes: ${error.message}`);
-      return;
-    }
-    this.list.replaceChildren(...(page.items.length === 0
-      ? [h('li', { class: 'empty' }, 'No themes yet.')]
-      : page.items.map((theme) => this.item(theme))));
+    await redrawList(this, '/v1/me/themes?perPage=100', 'themes', 'No themes yet.');
   }
 
   item(theme) {
