@@ -102,8 +102,7 @@ struct PointsLedger {
     func wallet(of userID: UUID) async throws -> PointsAccountModel {
         if let wallet = try await existingWallet(of: userID) { return wallet }
         try await open(.wallet, userID: userID)
-        guard let wallet = try await PointsAccountModel.query(on: database)
-            .filter(\.$userID == userID).filter(\.$companyID == companyID).first()
+        guard let wallet = try await existingWallet(of: userID)
         else { throw ServiceError.broken("a wallet just opened is not there") }
         return wallet
     }
@@ -248,9 +247,7 @@ struct PointsLedger {
     /// issuance account as an `account_closed` transfer, then the wallet loses its `user_id` and is marked closed, so
     /// no later transfer can touch it. Nothing happens for a person who never had a wallet.
     func closeWallet(of userID: UUID) async throws {
-        guard let wallet = try await PointsAccountModel.query(on: database)
-            .filter(\.$userID == userID).filter(\.$companyID == companyID).first()
-        else { return }
+        guard let wallet = try await existingWallet(of: userID) else { return }
         let walletID = try wallet.requireID()
         try await database.transaction { transaction in
             let ledger = PointsLedger(database: transaction, companyID: companyID, now: now)

@@ -14,15 +14,6 @@ struct GiftBody: Decodable, Equatable {
     let balance: Int?
 }
 
-extension PointsPerson {
-    func give(_ points: Int, to userID: String, message: String? = nil, key: String) async throws -> APIClient.Reply {
-        struct Body: Encodable { let points: Int; let message: String?; let idempotencyKey: String }
-        return try await api.send(
-            .POST, "/v1/people/\(userID)/gifts", headers: headers,
-            json: Body(points: points, message: message, idempotencyKey: key))
-    }
-}
-
 @Suite("Points: gifts")
 struct GiftAPITests {
     @Test func aGiftMovesPointsBetweenTwoWalletsOnceAndIsTheLastGiftSent() async throws {

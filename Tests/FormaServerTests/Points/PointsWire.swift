@@ -102,6 +102,11 @@ struct PointsCompany {
         try await api.send(.PATCH, "/v1/company/items/\(id)", headers: Auth.key(key), json: json)
     }
 
+    func patchItem(_ id: String, raw: String) async throws -> APIClient.Reply {
+        try await api.send(
+            .PATCH, "/v1/company/items/\(id)", headers: Auth.key(key), raw: Data(raw.utf8), contentType: "application/json")
+    }
+
     func setRules(_ rules: PointsRulesBody) async throws -> APIClient.Reply {
         try await api.send(.PUT, "/v1/company/points-rules", headers: Auth.key(key), json: rules)
     }
@@ -147,6 +152,13 @@ struct PointsPerson {
 
     func topUp(_ token: String) async throws -> APIClient.Reply {
         try await api.send(.POST, "/v1/me/points/top-ups", headers: headers, json: ["token": token])
+    }
+
+    func give(_ points: Int, to userID: String, message: String? = nil, key: String) async throws -> APIClient.Reply {
+        struct Body: Encodable { let points: Int; let message: String?; let idempotencyKey: String }
+        return try await api.send(
+            .POST, "/v1/people/\(userID)/gifts", headers: headers,
+            json: Body(points: points, message: message, idempotencyKey: key))
     }
 }
 
@@ -206,4 +218,13 @@ enum LedgerInvariants {
         let transfers = try await PointsTransferModel.query(on: database).all()
         #expect(entries.count == transfers.count * 2)
     }
+}
+
+/// Credits `points` to `person` with a top-up token of `company` (signed with `secret`).
+func fund(_ person: PointsPerson, company: PointsCompany, secret: String, points: Int, user: String) async throws {
+    let token = try TopUpSigner.hs256(
+        .init(jti: UUID().uuidString, sub: user, points: points, exp: 1_800_003_600, aud: try await company.id),
+        secret: secret)
+    let reply = try await person.topUp(token)
+    #expect(reply.status == .created, "top-up: \(reply.text)")
 }

@@ -6,15 +6,6 @@ import Vapor
 
 @testable import FormaServer
 
-/// Credits `points` to `person` with a top-up token of `company` (signed with `secret`).
-func fund(_ person: PointsPerson, company: PointsCompany, secret: String, points: Int, user: String) async throws {
-    let token = try TopUpSigner.hs256(
-        .init(jti: UUID().uuidString, sub: user, points: points, exp: 1_800_003_600, aud: try await company.id),
-        secret: secret)
-    let reply = try await person.topUp(token)
-    #expect(reply.status == .created, "top-up: \(reply.text)")
-}
-
 @Suite("Points: items")
 struct PointsItemTests {
     @Test func aCompanyManagesItsCatalogueAndPeopleSeeWhatIsOnSale() async throws {
@@ -77,13 +68,6 @@ struct PointsItemTests {
             let stored: ItemListBody = try await api.get("/v1/company/items", headers: Auth.key(acme.key)).json()
             #expect(stored.items.map(\.name) == ["Hat"] && stored.items[0].price == 10)
         }
-    }
-}
-
-extension PointsCompany {
-    func patchItem(_ id: String, raw: String) async throws -> APIClient.Reply {
-        try await api.send(
-            .PATCH, "/v1/company/items/\(id)", headers: Auth.key(key), raw: Data(raw.utf8), contentType: "application/json")
     }
 }
 
