@@ -166,6 +166,11 @@ struct Standings {
         return (ranked[above.count], Array(ranked[..<above.count]), Array(ranked[(above.count + 1)...]))
     }
 
+    /// The rank of `row`, a standing already read, on the board (the two index counts, without reading it again).
+    func rank(_ row: Row, boardID: UUID) async throws -> Ranked {
+        try await ranked(boardID: boardID, [row])[0]
+    }
+
     /// Ranks `rows`, consecutive standings in board order, from two index counts (``StandingRanks``).
     private func ranked(boardID: UUID, _ rows: [Row]) async throws -> [Ranked] {
         guard let first = rows.first else { return [] }
