@@ -231,7 +231,8 @@ struct Standings {
         return (ties + higher).reversed()
     }
 
-    private static func row(_ row: any SQLRow) throws -> Row {
+    /// The standing a `SELECT user_id, score, reached_at, joined_at …` row holds.
+    static func row(_ row: any SQLRow) throws -> Row {
         Row(
             userID: try row.decode(column: "user_id", as: UUID.self), score: try row.decode(column: "score", as: Int.self),
             reachedAt: try row.decode(column: "reached_at", as: Date.self),
