@@ -97,14 +97,12 @@ extension FormaAPIHandler {
             below: around?.below.map(entry) ?? []))))
     }
 
-    /// The person's standing in `competition`, ranked.
+    /// The person's standing in `competition`, already read, ranked.
     private func standingAnswer(_ standing: Standings.Row, competition: CompetitionModel, me: AuthenticatedUser)
-        async throws -> Components.Schemas.CompetitionStanding?
+        async throws -> Components.Schemas.CompetitionStanding
     {
-        guard let around = try await Standings(database: try database()).neighbourhood(
-            boardID: try competition.requireID(), userID: standing.userID, count: 0)
-        else { return nil }
-        return CompetitionMapping.standing(around.me, name: me.user.displayName, isMe: true)
+        let ranked = try await Standings(database: try database()).rank(standing, boardID: try competition.requireID())
+        return CompetitionMapping.standing(ranked, name: me.user.displayName, isMe: true)
     }
 
     func competitionStore(for companyID: UUID) async throws -> CompetitionStore {

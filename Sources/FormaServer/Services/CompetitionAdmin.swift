@@ -179,15 +179,13 @@ public struct CompetitionAdmin: Sendable {
     // MARK: By company name (the CLI)
 
     public func create(companyName: String, _ fields: CompetitionFields) async throws -> CompetitionRecord {
-        try await operatorFacing {
-            let company = try await CompanyService.find(companyName, on: database).requireID()
+        try await operatorFacing(companyName) { company in
             return try CompetitionRecord(try await create(companyID: company, fields), now: now)
         }
     }
 
     public func list(companyName: String) async throws -> [CompetitionRecord] {
-        try await operatorFacing {
-            let company = try await CompanyService.find(companyName, on: database).requireID()
+        try await operatorFacing(companyName) { company in
             return try await list(companyID: company).map { try CompetitionRecord($0, now: now) }
         }
     }
@@ -195,24 +193,26 @@ public struct CompetitionAdmin: Sendable {
     public func update(companyName: String, id: String, _ patch: CompetitionFields) async throws
         -> CompetitionRecord
     {
-        try await operatorFacing {
-            let company = try await CompanyService.find(companyName, on: database).requireID()
+        try await operatorFacing(companyName) { company in
             return try CompetitionRecord(try await update(companyID: company, id: id, patch), now: now)
         }
     }
 
     public func delete(companyName: String, id: String) async throws {
-        try await operatorFacing {
-            let company = try await CompanyService.find(companyName, on: database).requireID()
+        try await operatorFacing(companyName) { company in
             try await delete(companyID: company, id: id)
         }
     }
 
     public func setTimeZone(companyName: String, _ identifier: String?) async throws -> String {
-        try await operatorFacing {
-            let company = try await CompanyService.find(companyName, on: database).requireID()
+        try await operatorFacing(companyName) { company in
             return try await setTimeZone(companyID: company, identifier)
         }
+    }
+
+    /// Runs `body` with the id of the company named `companyName`, as ``operatorFacing(_:)`` does.
+    private func operatorFacing<T>(_ companyName: String, _ body: (UUID) async throws -> T) async throws -> T {
+        try await operatorFacing { try await body(try await CompanyService.find(companyName, on: database).requireID()) }
     }
 
     /// Runs `body`, turning the domain errors of a refusal into a ``CompanyError`` with the API's words.

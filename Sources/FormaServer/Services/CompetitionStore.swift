@@ -91,10 +91,7 @@ struct CompetitionStore {
             """).all()
         var standings: [UUID: Standings.Row] = [:]
         for row in boards {
-            standings[try row.decode(column: "board_id", as: UUID.self)] = Standings.Row(
-                userID: userID, score: try row.decode(column: "score", as: Int.self),
-                reachedAt: try row.decode(column: "reached_at", as: Date.self),
-                joinedAt: try row.decode(column: "joined_at", as: Date.self))
+            standings[try row.decode(column: "board_id", as: UUID.self)] = try Standings.row(row)
         }
         guard !standings.isEmpty else { return [] }
         let rows = try await query().filter(\.$id ~~ Array(standings.keys))

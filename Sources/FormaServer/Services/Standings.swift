@@ -166,6 +166,11 @@ struct Standings {
         return (ranked[above.count], Array(ranked[..<above.count]), Array(ranked[(above.count + 1)...]))
     }
 
+    /// The rank of `row`, a standing already read, on the board (the two index counts, without reading it again).
+    func rank(_ row: Row, boardID: UUID) async throws -> Ranked {
+        try await ranked(boardID: boardID, [row])[0]
+    }
+
     /// Ranks `rows`, consecutive standings in board order, from two index counts (``StandingRanks``).
     private func ranked(boardID: UUID, _ rows: [Row]) async throws -> [Ranked] {
         guard let first = rows.first else { return [] }
@@ -226,7 +231,8 @@ struct Standings {
         return (ties + higher).reversed()
     }
 
-    private static func row(_ row: any SQLRow) throws -> Row {
+    /// The standing a `SELECT user_id, score, reached_at, joined_at …` row holds.
+    static func row(_ row: any SQLRow) throws -> Row {
         Row(
             userID: try row.decode(column: "user_id", as: UUID.self), score: try row.decode(column: "score", as: Int.self),
             reachedAt: try row.decode(column: "reached_at", as: Date.self),
