@@ -66,10 +66,9 @@ extension FormaAPIHandler {
         let counts = try await store.counts(of: personID)
         let mine = try await store.relation(from: me.userID, to: personID)
         let theirs = try await store.relation(from: personID, to: me.userID)
-        let avatar = try await PeopleStore.withAvatars([personID], on: store.database)
         return .ok(.init(body: .json(.init(
             userId: PeopleStore.publicID(of: person), displayName: person.displayName,
-            hasAvatar: avatar.contains(personID), privateProfile: person.privateProfile ?? false,
+            hasAvatar: counts.avatarTag != nil, privateProfile: person.privateProfile ?? false,
             followers: counts.followers, following: counts.following,
             followedByMe: Components.Schemas.PublicProfile.FollowedByMePayload(rawValue: mine.rawValue) ?? .following, followsMe: theirs == .following))))
     }

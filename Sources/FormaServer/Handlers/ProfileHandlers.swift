@@ -89,17 +89,13 @@ extension Components.Schemas.Profile {
     /// The wire form of a person. Reads the avatar's entity tag, so clients know when their cached picture is stale.
     init(_ user: UserModel, company: CompanyModel, on database: any Database) async throws {
         let userID = try user.requireID()
-        let avatarTag = try await AvatarModel.query(on: database)
-            .filter(\.$user.$id == userID)
-            .field(\.$etag)
-            .first()?.etag
         let counts = try await PeopleStore.counts(of: userID, companyID: try company.requireID(), on: database)
         self.init(
             id: userID.uuidString, userId: user.externalID, email: user.email,
             company: .init(id: try company.requireID().uuidString, name: company.name),
             displayName: user.displayName, age: user.age, heightCm: user.heightCentimetres,
             weightKg: user.weightKilograms, gender: user.gender, lifestyle: user.lifestyle, timeZone: user.timeZone,
-            avatarETag: avatarTag, createdAt: user.createdAt ?? Date(timeIntervalSince1970: 0),
+            avatarETag: counts.avatarTag, createdAt: user.createdAt ?? Date(timeIntervalSince1970: 0),
             privateProfile: user.privateProfile ?? false, followers: counts.followers, following: counts.following)
     }
 }

@@ -164,19 +164,37 @@ struct PeopleStore {
 
     // MARK: Counts and lists
 
-    /// Approved followers of `personID`, and approved people they follow.
-    func counts(of personID: UUID) async throws -> (followers: Int, following: Int) {
+    /// Approved followers of `personID`, approved people they follow, and their avatar's entity tag.
+    func counts(of personID: UUID) async throws -> Counts {
         try await Self.counts(of: personID, companyID: companyID, on: database)
     }
 
-    static func counts(of personID: UUID, companyID: UUID, on database: any Database) async throws
-        -> (followers: Int, following: Int)
-    {
-        let followers = try await FollowModel.query(on: database)
-            .filter(\.$companyID == companyID).filter(\.$followedID == personID).filter(\.$approved == true).count()
-        let following = try await FollowModel.query(on: database)
-            .filter(\.$companyID == companyID).filter(\.$followerID == personID).filter(\.$approved == true).count()
-        return (followers, following)
+    /// What a profile shows besides the person's own row: the two follow counts and the avatar's entity tag (`nil`
+    /// without an avatar). One query, since `GET /v1/me` reads it on every call.
+    struct Counts: Decodable, Equatable {
+        var followers: Int
+        var following: Int
+        var avatarTag: String?
+
+        enum CodingKeys: String, CodingKey {
+            case followers, following
+            case avatarTag = "avatar_tag"
+        }
+    }
+
+    static func counts(of personID: UUID, companyID: UUID, on database: any Database) async throws -> Counts {
+        let query = try database.sql().raw("""
+            SELECT
+                (SELECT COUNT(*) FROM \(ident: FollowModel.schema) WHERE company_id = \(bind: companyID) \
+                    AND followed_id = \(bind: personID) AND approved = \(bind: true)) AS followers,
+                (SELECT COUNT(*) FROM \(ident: FollowModel.schema) WHERE company_id = \(bind: companyID) \
+                    AND follower_id = \(bind: personID) AND approved = \(bind: true)) AS following,
+                (SELECT etag FROM \(ident: AvatarModel.schema) WHERE user_id = \(bind: personID)) AS avatar_tag
+            """)
+        guard let counts = try await query.first(decoding: Counts.self) else {
+            throw ServiceError.broken("a SELECT without FROM answered no row")
+        }
+        return counts
     }
 
     enum List {
