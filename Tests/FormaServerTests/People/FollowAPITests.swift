@@ -76,6 +76,30 @@ struct FollowAPITests {
         }
     }
 
+    @Test func aPersonsPageShowsTheirAvatarAndTheCounts() async throws {
+        try await withFormaApp { app in
+            // setup: Ada follows Bob, Bob uploads a picture
+            let api = APIClient(app: app)
+            let key = try await api.createCompany("Gym")
+            let ada = try await Member.joining(api, key: key, "ada")
+            let bob = try await Member.joining(api, key: key, "bob")
+            #expect(try await ada.follow("bob").status == .ok)
+            let upload = try await api.send(
+                .PUT, "/v1/me/avatar", headers: bob.headers, raw: Fixture.data("avatar-6x4.png"),
+                contentType: "image/png")
+            #expect(upload.status == .ok || upload.status == .noContent, "\(upload.text)")
+
+            // act
+            let page: PublicProfileBody = try await ada.person("bob").json()
+            let own = try await api.get("/v1/me", headers: bob.headers)
+
+            // verify: Ada sees Bob's picture and his one follower; so does Bob on his own profile
+            #expect(page.hasAvatar && page.followers == 1 && page.following == 0)
+            let counts: SocialCountsBody = try own.json()
+            #expect(counts.followers == 1 && counts.following == 0, "\(own.text)")
+        }
+    }
+
     private struct PrivateFields: Encodable {
         var displayName = "Bob"
         var age = 41
