@@ -50,7 +50,9 @@ public func configure(
     app.formaRequestMetrics = RequestMetrics()
     app.formaDrain = ServerDrain()
     // The handler and the middleware take database handles from here, built once.
-    let databases = DatabasePool(databases: app.databases, eventLoopGroup: app.eventLoopGroup, logger: app.logger)
+    let databases = DatabasePool(
+        databases: app.databases, eventLoopGroup: app.eventLoopGroup, logger: app.logger,
+        oneConnection: configuration.database.kind == "sqlite")
     let allowedOrigins = AllowedOrigins()
     app.databases.middleware.use(AllowedOriginsInvalidation(origins: allowedOrigins))
     app.http.server.configuration.reportMetrics = false  // counted per application instead (RequestMetrics)

@@ -13,11 +13,25 @@ struct DatabasePool: Sendable {
     let eventLoopGroup: any EventLoopGroup
     /// Logs of queries go here when no request is being served.
     let logger: Logger
+    /// The one event loop whose connection every handle uses, for SQLite (see ``init(databases:eventLoopGroup:logger:oneConnection:)``).
+    let pinnedEventLoop: (any EventLoop)?
+
+    /// - Parameter oneConnection: Whether every handle uses the connection of one event loop. For SQLite: a file
+    ///   has one writer at a time, and two connections of one process that write at once make one of them wait in
+    ///   SQLite's busy handler, which sleeps 1, 2, 5, 10… ms between tries (`busy_timeout`). One connection queues
+    ///   the process's statements in the pool instead, at no cost to readers (its statements run one at a time
+    ///   either way, on the SQLite thread pool).
+    init(databases: Databases, eventLoopGroup: any EventLoopGroup, logger: Logger, oneConnection: Bool = false) {
+        self.databases = databases
+        self.eventLoopGroup = eventLoopGroup
+        self.logger = logger
+        self.pinnedEventLoop = oneConnection ? eventLoopGroup.next() : nil
+    }
 
     /// A handle on the default database, logging with the current request's logger.
     func database() throws(ServiceError) -> any Database {
         let logger = RequestScope.current?.logger ?? logger
-        guard let database = databases.database(logger: logger, on: eventLoopGroup.any()) else {
+        guard let database = databases.database(logger: logger, on: pinnedEventLoop ?? eventLoopGroup.any()) else {
             throw .databaseUnavailable
         }
         return database
