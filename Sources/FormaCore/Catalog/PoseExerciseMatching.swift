@@ -15,7 +15,40 @@ public enum PoseExerciseMatching {
     ]
 
     /// The pose exercise the camera counts for the catalogue exercise named `name`, or `nil` when none fits.
+    ///
+    /// Remembered per name: the server asks for every item of every workout it answers with, and matching the words
+    /// (Foundation's case-folding and substring search) was a tenth of a release server's CPU time under
+    /// `POST /v1/workouts/generate` (perf, docs/performance.md). Names come from the catalogue, so the memory is
+    /// small; it stops growing at ``Memo/capacity`` names all the same.
     public static func poseExercise(forCatalogueName name: String) -> String? {
+        if let known = memo.answer(for: name) { return known }
+        let answer = match(name)
+        memo.remember(answer, for: name)
+        return answer
+    }
+
+    private static let memo = Memo()
+
+    /// Answers already worked out, by name; safe to use from any thread.
+    final class Memo: @unchecked Sendable {
+        static let capacity = 4096
+        private let lock = NSLock()
+        private var answers: [String: String?] = [:]
+
+        func answer(for name: String) -> String?? {
+            lock.lock()
+            defer { lock.unlock() }
+            return answers[name]
+        }
+
+        func remember(_ answer: String?, for name: String) {
+            lock.lock()
+            defer { lock.unlock() }
+            if answers.count < Self.capacity { answers[name] = .some(answer) }
+        }
+    }
+
+    private static func match(_ name: String) -> String? {
         // Folded words between spaces, so " word " matches whole words.
         let text = " " + SearchText.fold(name) + " "
         func has(_ words: String...) -> Bool { words.contains { text.contains(" \($0) ") || text.contains(" \($0)s ") } }

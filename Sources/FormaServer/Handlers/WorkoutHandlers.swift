@@ -22,7 +22,7 @@ extension FormaAPIHandler {
             pain: try RehabMapping.encoded(adjustment), theme: theme)
         // The pain section is stored with the workout, so this answer and `GET /v1/workouts/{id}` carry the same one.
         return .created(.init(body: .json(
-            try WorkoutMapping.workout(model, activeRun: nil, now: store.now, pain: adjustment))))
+            try WorkoutMapping.workout(model, activeRun: nil, now: store.now, pain: adjustment, content: workout))))
     }
 
     func getWorkout(_ input: Operations.GetWorkout.Input) async throws -> Operations.GetWorkout.Output {

@@ -25,10 +25,13 @@ enum WorkoutMapping {
     }
 
     /// `pain` is the workout's pain section: the value just stored with a new workout, or the stored copy decoded.
+    /// `content` is the workout `model.content` holds, when the caller has it already (a workout just generated),
+    /// which spares decoding what was just encoded.
     static func workout(
-        _ model: WorkoutModel, activeRun: WorkoutRunModel?, now: Date, pain: Components.Schemas.WorkoutPainAdjustment?
+        _ model: WorkoutModel, activeRun: WorkoutRunModel?, now: Date, pain: Components.Schemas.WorkoutPainAdjustment?,
+        content: Workout? = nil
     ) throws -> Components.Schemas.Workout {
-        let workout = try WorkoutStore.codec.decoder.decode(Workout.self, from: model.content)
+        let workout = try content ?? WorkoutStore.codec.decoder.decode(Workout.self, from: model.content)
         let planSession: Components.Schemas.WorkoutPlanSession? =
             if let plan = model.planID, let session = model.planSessionID {
                 .init(planId: plan, sessionId: session)
