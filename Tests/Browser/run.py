@@ -2161,6 +2161,56 @@ def test_language_catalogues(harness):
                        ["de", "de-DE", "language.notOffered"], ["en", "en", "language.notATag"]], choices
 
 
+def shown_texts(driver):
+    """Every text node (trimmed) and every label, placeholder, alt text and value text of the page."""
+    return set(driver.execute_script("""
+      const texts = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) if (walker.currentNode.textContent.trim()) texts.push(walker.currentNode.textContent.trim());
+      for (const element of document.querySelectorAll('[aria-label], [placeholder], [alt], [aria-valuetext]')) {
+        for (const name of ['aria-label', 'placeholder', 'alt', 'aria-valuetext']) {
+          if (element.getAttribute(name)) texts.push(element.getAttribute(name).trim());
+        }
+      }
+      return texts;"""))
+
+
+def test_every_page_in_german(harness):
+    """Each page opened with `?language=de` at phone size: `<html lang="de">`, none of the English catalogue's own
+    sentences left on it (words hard-coded past the catalogue would be), no raw key, no key German lacks, and
+    axe-core finds no violation."""
+    driver = harness.driver
+    user = "german-reader"
+    driver.get(f"{harness.base}/embed/")
+    found = catalogues(driver)["catalogues"]
+    keys = set(found["en"])
+    english_only = {message for key, message in found["en"].items()
+                    if isinstance(message, str) and "{" not in message and message != found["de"][key]
+                    and len(message) > 3}
+    plan = harness.api("GET", "/v1/plans", user)["items"][0]["id"]
+    pages = ["", f"plan/{plan}", "exercises", "exercise/Barbell_Squat", "goals", "themes", "pain-map", "progress",
+             "fitness-test", "trainer", "competitions", "leaderboard?exercise=squat&duration=10",
+             "challenge?exercise=squat&duration=10", "camera"]
+    driver.set_window_size(390, 844)
+    try:
+        for page in pages:
+            joiner = "&" if "?" in page else "?"
+            open_in_iframe(harness, f"{harness.base}/embed/{page}{joiner}company=Acme&language=de", user)
+            driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+            wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#app h1")
+                       and not driver.find_elements(By.CSS_SELECTOR, "#app > p.status"), 30, f"/embed/{page}")
+            time.sleep(0.3)  # a list drawn after its heading (the goals, the trainer's first question)
+            assert driver.execute_script("return document.documentElement.lang") == "de", page
+            left = sorted(shown_texts(driver) & english_only)
+            assert not left, (page, left)
+            check_no_raw_keys(driver, keys)
+            check_axe(driver)
+            driver.switch_to.default_content()
+    finally:
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
 def test_pages_in_german(harness):
     """With `?language=de` (or the configuration's `"language": "de"`) the pages speak German at phone size: home and
     its workout groups, the workout player, the competitions with German dates and ordinals, the progress charts with
@@ -2320,7 +2370,8 @@ def main():
                      test_fitness_test_page, test_fitness_test_carries_on_at_tablet_size,
                      test_fitness_js_writes_the_apis_motion_format, test_view_workouts, test_results_screen,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames,
-                     test_plan_and_leaderboard_pages, test_language_catalogues, test_pages_in_german):
+                     test_plan_and_leaderboard_pages, test_language_catalogues, test_pages_in_german,
+                     test_every_page_in_german):
             # FORMA_BROWSER_TESTS=name,name runs only those tests (while working on a page).
             only = [name for name in os.environ.get("FORMA_BROWSER_TESTS", "").split(",") if name]
             if only and test.__name__ not in only:

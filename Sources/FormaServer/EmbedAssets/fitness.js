@@ -162,7 +162,7 @@ export class FitnessTestView {
     try {
       [level, latest] = await Promise.all([this.api.get('/v1/me/fitness-level'), this.api.get('/v1/fitness-tests?limit=1')]);
     } catch (error) {
-      this.context.fail('api', t('error.prefixed', { field: 'fitness test', message: error.message }));
+      this.context.fail('api', t('error.prefixed', { field: 'fitness-tests', message: error.message }));
       return;
     }
     this.status = h('p', { class: 'status', id: 'fitness-status', role: 'status' });
@@ -241,7 +241,7 @@ export class FitnessTestView {
     try {
       page = await this.api.get(path);
     } catch (error) {
-      this.status.textContent = `Search: ${error.message}`;
+      this.status.textContent = t('fitness.searchFailed', { message: error.message });
       return;
     }
     this.found.replaceChildren(...(page.items.length === 0
@@ -323,7 +323,7 @@ export class FitnessTestView {
     const heading = h('h2', { id: 'exercise-name', tabindex: '-1' }, item.name);
     show(h('section', { class: 'fitness-test fitness-run', dataset: { state: 'ready', exerciseId: item.exerciseId } },
       h('h1', {}, t('fitness.testOf', { category: test.category })),
-      h('p', { class: 'meta', id: 'fitness-progress' }, `Exercise ${number} of ${test.exercises.length}`),
+      h('p', { class: 'meta', id: 'fitness-progress' }, t('player.exerciseOf', { number, count: test.exercises.length })),
       heading,
       h('p', { id: 'fitness-previous' }, item.previous
         ? t('fitness.lastTime', { result: resultLine(item.previous) }) : t('fitness.baseline')),

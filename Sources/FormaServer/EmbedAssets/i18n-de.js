@@ -409,6 +409,7 @@ export default {
   'fitness.carryOn': 'Deinen Test {category} fortsetzen ({done} von {count} aufgezeichnet)',
   'fitness.trackedFailed': 'Verfolgte Übungen: {message}',
   'fitness.noneTracked': 'Du verfolgst noch keine Übung der Kategorie {category}: Finde unten eine und verfolge sie.',
+  'fitness.searchFailed': 'Suche: {message}',
   'fitness.noneFound': 'Keine Übung gefunden.',
   'fitness.foundCount': { one: '{count} Übung gefunden.', other: '{count} Übungen gefunden.' },
   'fitness.foundFirst': { one: '{count} Übung gefunden, die ersten {shown} angezeigt.', other: '{count} Übungen gefunden, die ersten {shown} angezeigt.' },

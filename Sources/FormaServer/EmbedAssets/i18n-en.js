@@ -411,6 +411,7 @@ export default {
   'fitness.carryOn': 'Carry on with your {category} test ({done} of {count} recorded)',
   'fitness.trackedFailed': 'Tracked exercises: {message}',
   'fitness.noneTracked': 'You track no {category} exercise yet: find one below and track it.',
+  'fitness.searchFailed': 'Search: {message}',
   'fitness.noneFound': 'No exercise found.',
   'fitness.foundCount': { one: '{count} exercise found.', other: '{count} exercises found.' },
   'fitness.foundFirst': { one: '{count} exercise found, the first {shown} shown.', other: '{count} exercises found, the first {shown} shown.' },

@@ -57,7 +57,7 @@ export class PainMapView {
     try {
       this.map = await api.get('/v1/body-map');
     } catch (error) {
-      return this.context.fail('api', t('error.prefixed', { field: 'body map', message: error.message }));
+      return this.context.fail('api', t('error.prefixed', { field: 'body-map', message: error.message }));
     }
     this.labels = Object.fromEntries(this.map.regions.map((region) => [region.id, region]));
     this.render();
