@@ -364,10 +364,11 @@ def check_results_screen(driver, run, previous_results, previous_run):
     check_axe(driver)
 
 
-def screenshot(driver, name, phone=False):
+def screenshot(driver, name, phone=False, scroll_to=None):
     """With FORMA_SCREENSHOTS=<directory> (docs/screenshots), the page in the host's iframe as a person sees it,
     written as a small palette PNG (small_png.py). The driver is in the page's frame before and after. `phone` draws
-    the iframe at phone size (360 × 740) for the picture and gives it its size back after."""
+    the iframe at phone size (360 × 740) for the picture and gives it its size back after; `scroll_to` (a CSS
+    selector) scrolls the page to that element first, for a part below the fold."""
     directory = os.environ.get("FORMA_SCREENSHOTS")
     if not directory:
         return
@@ -385,7 +386,9 @@ def screenshot(driver, name, phone=False):
         # the page lays itself out again at the new width before the picture
         driver.switch_to.frame(iframe)
         driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]));")
-        driver.execute_script("window.scrollTo(0, 0);")
+        driver.execute_script("const target = arguments[0] && document.querySelector(arguments[0]);"
+                              "if (target) target.scrollIntoView({ block: 'start' }); else window.scrollTo(0, 0);",
+                              scroll_to)
         driver.switch_to.default_content()
     path = os.path.join(directory, f"{name}.png")
     iframe.screenshot(path)
@@ -396,9 +399,9 @@ def screenshot(driver, name, phone=False):
     driver.switch_to.frame(driver.find_element(By.ID, "forma"))
 
 
-def phone_screenshot(driver, name):
+def phone_screenshot(driver, name, scroll_to=None):
     """screenshot() of the page at phone size (docs/embed.md shows one of each page)."""
-    screenshot(driver, name, phone=True)
+    screenshot(driver, name, phone=True, scroll_to=scroll_to)
 
 
 def test_results_screen(harness):
@@ -1937,7 +1940,7 @@ def test_view_workouts(harness):
         headings = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".workout-groups h2")]
         assert headings == ["In progress", "Saved"], headings
         check_axe(driver)
-        phone_screenshot(driver, "home")
+        phone_screenshot(driver, "home", scroll_to="#workouts-heading")
         # Quit from the list
         driver.find_element(By.CSS_SELECTOR, f"button[aria-label='Quit {going['name']}']").click()
         wait_until(lambda: driver.find_element(By.ID, "workouts-status").text.startswith(f"Quit {going['name']}."),
@@ -2253,7 +2256,7 @@ def test_pages_in_german(harness):
         assert driver.find_element(By.ID, "generate").text == "Training erstellen"
         check_no_raw_keys(driver, keys)
         check_axe(driver)
-        phone_screenshot(driver, "home-de")
+        phone_screenshot(driver, "home-de", scroll_to="#workouts-heading")
         # the player, the language in the configuration
         driver.switch_to.default_content()
         open_in_iframe(harness, f"{harness.base}/embed/workout/{going['id']}?company=Acme", user, language="de")
