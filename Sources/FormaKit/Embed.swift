@@ -75,6 +75,9 @@ public struct EmbedConfiguration: Sendable, Hashable, Encodable {
     public var weight: Double?
     public var gender: String?
     public var lifestyle: String?
+    /// The pages' language (`en`, `de`, or a tag of either such as `de-AT`); nil leaves the choice to the URL's
+    /// `language` and then the device's languages (docs/embed.md, "Languages").
+    public var language: String?
 
     /// With a user token from your back end (recommended: no key in the app).
     public static func token(
@@ -93,7 +96,7 @@ public struct EmbedConfiguration: Sendable, Hashable, Encodable {
     public init(
         company: String, key: String? = nil, token: String? = nil, userId: String? = nil, planC: String? = nil,
         category: String? = nil, age: Int? = nil, height: Double? = nil, weight: Double? = nil, gender: String? = nil,
-        lifestyle: String? = nil
+        lifestyle: String? = nil, language: String? = nil
     ) {
         self.company = company
         self.key = key
@@ -106,6 +109,7 @@ public struct EmbedConfiguration: Sendable, Hashable, Encodable {
         self.weight = weight
         self.gender = gender
         self.lifestyle = lifestyle
+        self.language = language
     }
 
     /// The configuration as a JSON object literal. `JSONEncoder` escapes `/` (so `</script>` cannot close a script
@@ -127,9 +131,11 @@ public struct EmbedConfiguration: Sendable, Hashable, Encodable {
 extension FormaKit {
     /// The URL of an embed page on this server. It names the company (iframe hosts need it, docs/embed.md); `replay`
     /// plays a recorded pose file instead of the camera; `legacyEvents` asks for the 2023 event names; `style` is
-    /// the page's look (in the URL, so the page is drawn in it from the first frame).
+    /// the page's look (in the URL, so the page is drawn in it from the first frame); `language` the pages' language
+    /// (`en`, `de` or a tag of either; nil: the device's languages choose, docs/embed.md "Languages").
     public func embedURL(
-        _ page: EmbedPage, replay: URL? = nil, legacyEvents: Bool = false, style: EmbedStyle = .dark
+        _ page: EmbedPage, replay: URL? = nil, legacyEvents: Bool = false, style: EmbedStyle = .dark,
+        language: String? = nil
     ) -> URL {
         var path: String
         var query: [URLQueryItem] = [URLQueryItem(name: "company", value: companyName)]
@@ -157,6 +163,7 @@ extension FormaKit {
         if legacyEvents { query.append(URLQueryItem(name: "events", value: "2023")) }
         // Dark is the pages' own default, so only another style is named.
         if style != .dark { query.append(URLQueryItem(name: "style", value: style.rawValue)) }
+        if let language, !language.isEmpty { query.append(URLQueryItem(name: "language", value: language)) }
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
         let base = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
         components.percentEncodedPath = base + path

@@ -65,6 +65,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import common  # noqa: E402
 from common import Server, free_port, session_token  # noqa: E402
 from live import play_challenge  # noqa: E402
+from small_png import shrink  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Messages exactly as the page posted them: FormaKit's event decoding is tested against these (FormaKitTests).
@@ -363,20 +364,44 @@ def check_results_screen(driver, run, previous_results, previous_run):
     check_axe(driver)
 
 
-def screenshot(driver, name):
-    """With FORMA_SCREENSHOTS=<directory> (docs/screenshots), the page in the host's iframe as a person sees it."""
+def screenshot(driver, name, phone=False, scroll_to=None):
+    """With FORMA_SCREENSHOTS=<directory> (docs/screenshots), the page in the host's iframe as a person sees it,
+    written as a small palette PNG (small_png.py). The driver is in the page's frame before and after. `phone` draws
+    the iframe at phone size (360 × 740) for the picture and gives it its size back after; `scroll_to` (a CSS
+    selector) scrolls the page to that element first, for a part below the fold."""
     directory = os.environ.get("FORMA_SCREENSHOTS")
     if not directory:
         return
     driver.execute_script("window.scrollTo(0, 0);")
     driver.switch_to.default_content()
     size = driver.get_window_size()
+    iframe = driver.find_element(By.ID, "forma")
+    style = iframe.get_attribute("style")
+    if phone:
+        driver.execute_script("arguments[0].style.width = '360px'; arguments[0].style.height = '740px';", iframe)
     # Tall enough for the whole phone-sized iframe to be on screen, then back to the phone.
-    driver.set_window_size(size["width"], 1100)
+    driver.set_window_size(max(size["width"], 400), 1100)
     driver.execute_script("window.scrollTo(0, 0);")
-    driver.find_element(By.ID, "forma").screenshot(os.path.join(directory, f"{name}.png"))
+    if phone:
+        # the page lays itself out again at the new width before the picture
+        driver.switch_to.frame(iframe)
+        driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]));")
+        driver.execute_script("const target = arguments[0] && document.querySelector(arguments[0]);"
+                              "if (target) target.scrollIntoView({ block: 'start' }); else window.scrollTo(0, 0);",
+                              scroll_to)
+        driver.switch_to.default_content()
+    path = os.path.join(directory, f"{name}.png")
+    iframe.screenshot(path)
+    shrink(path)
+    if phone:
+        driver.execute_script("arguments[0].setAttribute('style', arguments[1]);", iframe, style)
     driver.set_window_size(size["width"], size["height"])
     driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+
+
+def phone_screenshot(driver, name, scroll_to=None):
+    """screenshot() of the page at phone size (docs/embed.md shows one of each page)."""
+    screenshot(driver, name, phone=True, scroll_to=scroll_to)
 
 
 def test_results_screen(harness):
@@ -486,6 +511,7 @@ def test_challenge(harness):
     assert rows == [["1", "Rival Rosa", str(rival[0]["reps"])]], rows
     assert not driver.find_elements(By.CSS_SELECTOR, "#leaderboard tr.me"), "the replayed try has a row"
     assert "(you)" not in driver.find_element(By.ID, "leaderboard").text, rows
+    phone_screenshot(driver, "challenge")
     driver.switch_to.default_content()
     board = harness.api("GET", "/v1/challenges/leaderboard?exercise=squat&seconds=10", user)
     assert board.get("me") is None, board
@@ -592,6 +618,12 @@ def test_camera_stage(harness):
     driver.switch_to.default_content()
     driver.execute_script("document.getElementById('forma').contentWindow.postMessage("
                           "JSON.stringify({currentExercise: 'squat'}), arguments[0]);", harness.base)
+    if os.environ.get("FORMA_SCREENSHOTS"):
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: int(driver.find_element(By.CSS_SELECTOR, "#overlay g.ring").get_attribute("data-count")) >= 3,
+                   60, "three repetitions for the picture")
+        phone_screenshot(driver, "camera")
+        driver.switch_to.default_content()
     done = wait_until(lambda: [e for e in events() if e["type"] == "exercise_completed"], 120, "exercise_completed")
     counted = done[0]["data"]["repeats"]
     driver.switch_to.frame(driver.find_element(By.ID, "forma"))
@@ -735,6 +767,7 @@ def test_pain_map(harness):
     wait_until(lambda: driver.find_element(By.ID, "saved").text == "Saved: Left knee, 8/10.", 10, "the saved report")
     wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#current li[data-region='knee']"), 10, "the current pain")
     assert "severe" in driver.find_element(By.CSS_SELECTOR, knee).get_attribute("class")
+    phone_screenshot(driver, "pain-map")
     driver.switch_to.default_content()
 
     reported = wait_until(lambda: [e for e in events() if e["type"] == "pain_reported"], 10, "pain_reported")
@@ -843,6 +876,7 @@ def test_progress_charts(harness):
     results = axe.run()
     assert not results["violations"], json.dumps(
         [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
+    phone_screenshot(driver, "progress")
 
     # pain: head to foot, one point per day with reports, at the day's highest
     assert chart_points(driver, "pain-chart") == [
@@ -1023,6 +1057,7 @@ def trainer_conversation(harness, driver, user, src):
     results = axe.run()
     assert not results["violations"], json.dumps(
         [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
+    phone_screenshot(driver, "trainer")
     # a typed answer the server cannot read: its message beside the box, the question kept
     box = driver.find_element(By.ID, "answer")
     box.send_keys("very tall\n")
@@ -1254,6 +1289,7 @@ def test_themes_page(harness):
     results = axe.run()
     assert not results["violations"], json.dumps(
         [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]], indent=1)
+    phone_screenshot(driver, "themes")
 
     wait_until(lambda: click_if_present(driver, "button[aria-label='Remove theme Running']"), 10, "the Remove button")
     wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#themes li.empty"), 10, "the list emptied")
@@ -1406,6 +1442,7 @@ def test_exercise_pages(harness):
     status = driver.find_element(By.ID, "exercise-count").text
     assert status.startswith(f"{expected['total']} exercise"), status
     check_axe(driver)
+    phone_screenshot(driver, "exercises")
 
     wait_until(lambda: click_if_present(driver, "#exercise-results li[data-exercise-id='Barbell_Squat'] a"), 10,
                "the Barbell Squat link")
@@ -1423,6 +1460,7 @@ def test_exercise_pages(harness):
     assert driver.find_elements(By.CSS_SELECTOR, ".muscle-figures .region.secondary[data-region='glute']")
     assert driver.find_element(By.ID, "equipment").text == "Barbell"
     check_axe(driver)
+    phone_screenshot(driver, "exercise")
     driver.switch_to.default_content()
 
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
@@ -1498,6 +1536,7 @@ def test_competitions_page(harness):
     wait_until(lambda: driver.find_element(By.ID, "competitions-status").text == "Joined Squat sprint.", 10, "status")
     assert driver.switch_to.active_element.get_attribute("aria-label") == "Leave Squat sprint"
     check_axe(driver)
+    phone_screenshot(driver, "competitions")
     driver.switch_to.default_content()
     joined = [e for e in events() if e["type"] == "competition_joined"]
     assert len(joined) == 1 and joined[0]["data"]["competitionId"] == cid, joined
@@ -1513,6 +1552,7 @@ def test_competitions_page(harness):
     assert board_rows(driver) == expected, board_rows(driver)
     assert driver.find_element(By.ID, "my-place").text == "3rd of 3, 0 reps in 10 s"
     check_axe(driver)
+    phone_screenshot(driver, "competition-board")
 
     # the challenge from the page, with the replayed recording: counted, never scored
     wait_until(lambda: click_if_present(driver, "#take-part"), 10, "Do the challenge")
@@ -1606,6 +1646,7 @@ def test_goals_page(harness):
     wait_until(lambda: driver.find_element(By.ID, "goals-status").text == "Added Strong legs.", 10, "the added goal")
     item = wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#goals li[data-goal-id]"), 10, "the list item")
     assert len(item) == 1 and "Squats twice a week" in item[0].text and "0 of 1 sessions" in item[0].text, item[0].text
+    phone_screenshot(driver, "goals")
     stored = harness.api("GET", "/v1/me/goals", user)["items"]
     assert [(g["name"], g["times"], g["muscles"], g["minutes"], g["daysPerWeek"]) for g in stored] == [
         ("Strong legs", 1, ["quadriceps"], 10, 2)], stored
@@ -1762,6 +1803,7 @@ def fitness_setup(harness, driver, user):
                        and driver.find_elements(By.CSS_SELECTOR, "#fitness-choices input"), 10, "two tracked exercises")
     assert driver.find_element(By.CSS_SELECTOR, "#track-results button[data-exercise-id='Sit-Up']").text == "Untrack Sit-Up"
     check_axe(driver)
+    phone_screenshot(driver, "fitness-test")
     for box in boxes:
         box.click()
     driver.find_element(By.ID, "start-test").click()
@@ -1856,6 +1898,7 @@ def fitness_results(harness, driver, user, test, baseline):
     pushups = next(item for item in test["exercises"] if item["exerciseId"] == "Pushups")
     assert pushups["previous"]["id"] == baseline["exercises"][0]["result"]["id"], pushups
     check_axe(driver)
+    phone_screenshot(driver, "fitness-test-results")
     # Untrack, then track again, from the results
     untrack = driver.find_element(By.CSS_SELECTOR, "#track-buttons button[data-exercise-id='Sit-Up']")
     wait_until(lambda: untrack.text == "Untrack Sit-Up" and untrack.is_enabled(), 10, "the Untrack button")
@@ -1897,6 +1940,7 @@ def test_view_workouts(harness):
         headings = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".workout-groups h2")]
         assert headings == ["In progress", "Saved"], headings
         check_axe(driver)
+        phone_screenshot(driver, "home", scroll_to="#workouts-heading")
         # Quit from the list
         driver.find_element(By.CSS_SELECTOR, f"button[aria-label='Quit {going['name']}']").click()
         wait_until(lambda: driver.find_element(By.ID, "workouts-status").text.startswith(f"Quit {going['name']}."),
@@ -1912,6 +1956,7 @@ def test_view_workouts(harness):
         wait_until(lambda: click_if_present(driver, f"button[aria-label='Resume {going['name']}']"), 30, "Resume")
         start = wait_until(lambda: driver.find_elements(By.ID, "start"), 30, "the player's summary")
         assert start[0].text == "Resume workout", start[0].text
+        phone_screenshot(driver, "workout")
         start[0].click()
         wait_until(lambda: harness.api("GET", f"/v1/workouts/{going['id']}", user)["activeRun"]["status"]
                    == "in_progress", 20, "the run resumed")
@@ -2005,6 +2050,280 @@ def test_fitness_js_writes_the_apis_motion_format(harness):
     assert counts[0] == counts[1] and abs(counts[0] - 8) <= 1, counts
 
 
+EMBED_ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Sources", "FormaServer",
+                            "EmbedAssets")
+GERMAN_MONTHS = {"Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."}
+
+
+def catalogues(driver):
+    """The message catalogues as the page imports them: {language: {key: message}}, and the page's own idea of the
+    languages it has (i18n.js LANGUAGES)."""
+    return driver.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      import('/embed/assets/i18n.js').then((i18n) => done({ languages: i18n.LANGUAGES, catalogues: i18n.CATALOGUES }))
+        .catch((error) => done({ error: String(error) }));""")
+
+
+def placeholders(message):
+    forms = message.values() if isinstance(message, dict) else [message]
+    return {name for form in forms if isinstance(form, str) for name in re.findall(r"\{(\w+)\}", form)}
+
+
+def check_no_raw_keys(driver, keys):
+    """Nothing the page shows or says (text, labels, placeholders, alt texts, SVG titles) is a catalogue key, and the
+    page asked the catalogue for no key it lacks."""
+    said = driver.execute_script("""
+      const texts = [document.body.innerText];
+      for (const element of document.querySelectorAll('[aria-label], [placeholder], [alt], [aria-valuetext], title, desc')) {
+        for (const name of ['aria-label', 'placeholder', 'alt', 'aria-valuetext']) {
+          if (element.getAttribute(name)) texts.push(element.getAttribute(name));
+        }
+        if (element.tagName === 'title' || element.tagName === 'desc') texts.push(element.textContent);
+      }
+      return texts.join('\\n');""")
+    tokens = set(re.findall(r"[a-z]+(?:\.[a-zA-Z0-9]+)+", said))
+    raw = sorted(tokens & keys)
+    assert not raw, f"raw catalogue keys on the page: {raw}"
+    missing = driver.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      import('/embed/assets/i18n.js').then((i18n) => done([...i18n.missing]));""")
+    assert missing == [], f"keys the page asked for that its language lacks: {missing}"
+
+
+def test_plan_and_leaderboard_pages(harness):
+    """/embed/plan/{id} shows the plan's title, summary, Start this plan and each level's sessions as the API has
+    them; /embed/leaderboard shows the API's leaderboard rows; axe-core finds no violation on either (phone size)."""
+    driver = harness.driver
+    user = "plan-reader"
+    plan = harness.api("GET", "/v1/plans", user)["items"][0]
+    details = harness.api("GET", f"/v1/plans/{plan['id']}", user)
+    driver.set_window_size(390, 844)
+    try:
+        open_in_iframe(harness, f"{harness.base}/embed/plan/{plan['id']}?company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: driver.find_elements(By.ID, "enrol"), 30, "the plan page")
+        assert driver.find_element(By.CSS_SELECTOR, ".plan h1").text == details["summary"]["title"]
+        assert driver.find_element(By.ID, "enrol").text == "Start this plan"
+        levels = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".plan .level h2")]
+        assert levels == [f"Level {level['number']}: {level['title']}" for level in details["levels"]], levels
+        sessions = len(driver.find_elements(By.CSS_SELECTOR, ".plan .level li"))
+        assert sessions == sum(len(level["sessions"]) for level in details["levels"]), sessions
+        check_axe(driver)
+        phone_screenshot(driver, "plan")
+        driver.switch_to.default_content()
+        board = harness.api("GET", "/v1/challenges/leaderboard?exercise=squat&seconds=10&limit=10", user)
+        open_in_iframe(harness, f"{harness.base}/embed/leaderboard?exercise=squat&duration=10&company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ".leaderboard h1"), 30, "the leaderboard")
+        rows = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+                for row in driver.find_elements(By.CSS_SELECTOR, "#leaderboard tbody tr")]
+        assert rows == [[str(e["rank"]), e["name"], str(e["reps"])] for e in board["entries"]], (rows, board)
+        check_axe(driver)
+        phone_screenshot(driver, "leaderboard")
+    finally:
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
+def test_language_catalogues(harness):
+    """English and German are complete: the same keys, the same plural forms' `other`, the same placeholders in each
+    message; every key the pages' code names literally (`t('…')`) is in the catalogue; the language choice follows
+    the host, then the browser's languages, then English, and refuses a value that is not a language tag."""
+    driver = harness.driver
+    driver.get(f"{harness.base}/embed/")
+    found = catalogues(driver)
+    assert "error" not in found, found
+    assert found["languages"] == ["en", "de"], found["languages"]
+    english, german = found["catalogues"]["en"], found["catalogues"]["de"]
+    assert set(english) == set(german), (sorted(set(english) - set(german)), sorted(set(german) - set(english)))
+    for key, message in english.items():
+        other = german[key]
+        # plural forms where a language needs them (a plain string serves every count)
+        for forms in (message, other):
+            assert not isinstance(forms, dict) or "other" in forms, (key, forms)
+        # a translation uses the parameters the code passes: those of the English message (the side of a pain
+        # region is said after the region's own name in German, so it takes the name as the server has it)
+        passed = placeholders(message) | ({"label"} if key in ("pain.left", "pain.right") else set())
+        assert placeholders(other) <= passed and bool(placeholders(other)) == bool(placeholders(message)), (
+            key, message, other)
+        assert message and other, key
+    used = set()
+    for name in os.listdir(EMBED_ASSETS):
+        if name.endswith(".js"):
+            with open(os.path.join(EMBED_ASSETS, name), encoding="utf-8") as source:
+                used.update(re.findall(r"\bt\('([a-zA-Z0-9.]+)'", source.read()))
+    assert len(used) > 300, len(used)
+    assert not sorted(used - set(english)), sorted(used - set(english))
+    choices = driver.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      import('/embed/assets/i18n.js').then((i18n) => done([
+        i18n.chooseLanguage('de', ['en-US']), i18n.chooseLanguage(null, ['fr-FR', 'de-CH', 'en']),
+        i18n.chooseLanguage(null, ['fr-FR']), i18n.chooseLanguage('fr', ['de-DE']), i18n.chooseLanguage('!!', []),
+      ].map((c) => [c.language, c.locale, c.problem])));""")
+    assert choices == [["de", "de", None], ["de", "de-CH", None], ["en", "en", None],
+                       ["de", "de-DE", "language.notOffered"], ["en", "en", "language.notATag"]], choices
+
+
+def shown_texts(driver):
+    """Every text node (trimmed) and every label, placeholder, alt text and value text of the page."""
+    return set(driver.execute_script("""
+      const texts = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) if (walker.currentNode.textContent.trim()) texts.push(walker.currentNode.textContent.trim());
+      for (const element of document.querySelectorAll('[aria-label], [placeholder], [alt], [aria-valuetext]')) {
+        for (const name of ['aria-label', 'placeholder', 'alt', 'aria-valuetext']) {
+          if (element.getAttribute(name)) texts.push(element.getAttribute(name).trim());
+        }
+      }
+      return texts;"""))
+
+
+def test_every_page_in_german(harness):
+    """Each page opened with `?language=de` at phone size: `<html lang="de">`, none of the English catalogue's own
+    sentences left on it (words hard-coded past the catalogue would be), no raw key, no key German lacks, and
+    axe-core finds no violation."""
+    driver = harness.driver
+    user = "german-reader"
+    driver.get(f"{harness.base}/embed/")
+    found = catalogues(driver)["catalogues"]
+    keys = set(found["en"])
+    english_only = {message for key, message in found["en"].items()
+                    if isinstance(message, str) and "{" not in message and message != found["de"][key]
+                    and len(message) > 3}
+    plan = harness.api("GET", "/v1/plans", user)["items"][0]["id"]
+    pages = ["", f"plan/{plan}", "exercises", "exercise/Barbell_Squat", "goals", "themes", "pain-map", "progress",
+             "fitness-test", "trainer", "competitions", "leaderboard?exercise=squat&duration=10",
+             "challenge?exercise=squat&duration=10", "camera"]
+    driver.set_window_size(390, 844)
+    try:
+        for page in pages:
+            joiner = "&" if "?" in page else "?"
+            open_in_iframe(harness, f"{harness.base}/embed/{page}{joiner}company=Acme&language=de", user)
+            driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+            wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#app h1")
+                       and not driver.find_elements(By.CSS_SELECTOR, "#app > p.status"), 30, f"/embed/{page}")
+            time.sleep(0.3)  # a list drawn after its heading (the goals, the trainer's first question)
+            assert driver.execute_script("return document.documentElement.lang") == "de", page
+            left = sorted(shown_texts(driver) & english_only)
+            assert not left, (page, left)
+            check_no_raw_keys(driver, keys)
+            check_axe(driver)
+            driver.switch_to.default_content()
+    finally:
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
+def test_pages_in_german(harness):
+    """With `?language=de` (or the configuration's `"language": "de"`) the pages speak German at phone size: home and
+    its workout groups, the workout player, the competitions with German dates and ordinals, the progress charts with
+    German dates and decimal commas for the stored fitness rates; `<html lang>` is `de`, no catalogue key shows raw,
+    axe-core finds no violation; an unknown language is reported as `error_occurred` and the page stays English."""
+    from datetime import datetime, timedelta, timezone
+
+    driver = harness.driver
+    user = "german-user"
+    request = {"muscles": ["quadriceps"], "equipment": [], "level": "beginner", "minutes": 10}
+    going = harness.api("POST", "/v1/workouts/generate", user, dict(request, seed=7))
+    harness.api("POST", f"/v1/workouts/{going['id']}/start", user)
+    harness.api("POST", f"/v1/workouts/{going['id']}/pause", user)
+    harness.api("PUT", "/v1/me/tracked-exercises/Pushups", user)
+    for reps, period, seed in ((8, 2.5, 11), (11, 2.1, 12)):
+        test = harness.api("POST", "/v1/fitness-tests", user, {"category": "strength", "exerciseIds": ["Pushups"]})
+        harness.api("POST", f"/v1/fitness-tests/{test['id']}/exercises/Pushups/motion", user,
+                    motion_set(reps, period, seed))
+    now = datetime.now(timezone.utc)
+    company_call(harness, "POST", "/v1/company/competitions", {
+        "name": "Kniebeugen-Sprint", "metric": "total_reps", "exerciseId": "Bodyweight_Squat",
+        "start": (now - timedelta(days=1)).strftime("%Y-%m-%dT00:00"),
+        "end": (now + timedelta(days=3)).strftime("%Y-%m-%dT00:00")})
+    driver.get(f"{harness.base}/embed/")
+    keys = set(catalogues(driver)["catalogues"]["en"])
+    frame = lambda: driver.switch_to.frame(driver.find_element(By.ID, "forma"))  # noqa: E731
+    driver.set_window_size(390, 844)
+    try:
+        # home, the language in the URL
+        open_in_iframe(harness, f"{harness.base}/embed/?company=Acme&language=de", user)
+        frame()
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#in-progress li"), 30, "the In progress group")
+        assert driver.execute_script("return document.documentElement.lang") == "de"
+        assert driver.find_element(By.CSS_SELECTOR, ".home h1").text == "Pläne"
+        headings = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".workout-groups h2")]
+        assert headings == ["Laufend", "Gespeichert"], headings
+        row = driver.find_element(By.CSS_SELECTOR, "#in-progress li")
+        assert "pausiert" in row.text and "Min." in row.text, row.text
+        assert row.find_element(By.CSS_SELECTOR, "button.quit").get_attribute("aria-label") == f"{going['name']} abbrechen"
+        assert driver.find_element(By.ID, "generate").text == "Training erstellen"
+        check_no_raw_keys(driver, keys)
+        check_axe(driver)
+        phone_screenshot(driver, "home-de", scroll_to="#workouts-heading")
+        # the player, the language in the configuration
+        driver.switch_to.default_content()
+        open_in_iframe(harness, f"{harness.base}/embed/workout/{going['id']}?company=Acme", user, language="de")
+        frame()
+        start = wait_until(lambda: driver.find_elements(By.ID, "start"), 30, "the player's summary")[0]
+        assert start.text == "Training fortsetzen", start.text
+        assert driver.execute_script("return document.documentElement.lang") == "de"
+        assert " · etwa " in driver.find_element(By.CSS_SELECTOR, ".summary .meta").text
+        assert driver.find_element(By.ID, "exit").text == "Beenden"
+        check_no_raw_keys(driver, keys)
+        check_axe(driver)
+        # competitions: German dates ("Offen bis Mo., 30. Nov., 00:00") and places
+        driver.switch_to.default_content()
+        open_in_iframe(harness, f"{harness.base}/embed/competitions?company=Acme&language=de", user)
+        frame()
+        item = wait_until(lambda: [li for li in driver.find_elements(By.CSS_SELECTOR, "#open-competitions li")
+                                   if "Kniebeugen-Sprint" in li.text], 30, "the German competition")[0]
+        assert driver.find_element(By.ID, "competitions-heading").text == "Wettbewerbe"
+        meta = item.find_element(By.CLASS_NAME, "meta").text
+        assert meta.startswith("Zählt jede Wiederholung") and "Offen bis" in meta, meta
+        shown_months = set(re.findall(r"\d{1,2}\. ([A-Za-zÄÖÜäöü]+\.?)", meta))
+        assert shown_months and shown_months <= GERMAN_MONTHS, (meta, shown_months)
+        item.find_element(By.CSS_SELECTOR, "button.join").click()
+        wait_until(lambda: driver.find_element(By.ID, "competitions-status").text == "Bei Kniebeugen-Sprint dabei.", 10,
+                   "the German join status")
+        joined = wait_until(lambda: [li for li in driver.find_elements(By.CSS_SELECTOR, "#current-competitions li")
+                                     if "Kniebeugen-Sprint" in li.text], 10, "the joined competition")[0]
+        standing = joined.find_element(By.CLASS_NAME, "standing").text
+        assert re.fullmatch(r"Du: \d+\. Platz, \d+ Wdh\.", standing), standing
+        check_no_raw_keys(driver, keys)
+        check_axe(driver)
+        phone_screenshot(driver, "competitions-de")
+        # progress: the stored fitness rates with a decimal comma, the days in German
+        driver.switch_to.default_content()
+        stored = harness.api("GET", "/v1/me/progress/fitness-tests", user)["exercises"][0]["points"]
+        open_in_iframe(harness, f"{harness.base}/embed/progress?company=Acme&language=de", user)
+        frame()
+        wait_until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "section.chart-block")) == 3, 30, "the charts")
+        assert driver.find_element(By.CSS_SELECTOR, ".progress-charts h1").text == "Dein Fortschritt"
+        rows = [[cell.get_attribute("textContent") for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+                for row in driver.find_elements(By.CSS_SELECTOR, "#fitness-chart tbody tr")]
+        assert len(rows) == len(stored) == 2, rows
+        for row, point in zip(rows, stored):
+            rate = round(point["ratePerMinute"] * 10) / 10
+            german = str(int(rate)) if rate == int(rate) else f"{rate:.1f}".replace(".", ",")
+            assert row[2] == german, (row, point)
+            day, month, year = re.fullmatch(r"(\d{1,2})\. (\S+) (\d{4})", row[0]).groups()
+            assert month in GERMAN_MONTHS and f"{year}-" in point["date"] and int(day) == int(point["date"][8:10]), row
+        titles = {e.get_attribute("textContent") for e in driver.find_elements(By.CSS_SELECTOR, "#fitness-chart .axis-title")}
+        assert titles == {"Wdh. pro Minute", "Test"}, titles
+        check_no_raw_keys(driver, keys)
+        check_axe(driver)
+        # a language the pages lack: reported, and the page carries on in the browser's language (English here)
+        driver.switch_to.default_content()
+        events = open_in_iframe(harness, f"{harness.base}/embed/competitions?company=Acme", user, language="fr")
+        frame()
+        wait_until(lambda: driver.find_elements(By.ID, "competitions-heading"), 30, "the competitions")
+        assert driver.find_element(By.ID, "competitions-heading").text == "Competitions"
+        driver.switch_to.default_content()
+        refused = wait_until(lambda: [e for e in events() if e["type"] == "error_occurred"], 10, "the refusal")
+        assert refused[0]["data"] == {"code": "configuration", "message":
+                                      "language: 'fr' is not a language of these pages (en, de)"}, refused
+    finally:
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
 def test_events_match_formakit_fixture(harness):
     """Every event shape the page sent in these tests is one FormaKit's decoding tests know, and the other way round:
     set FORMA_RECORD_EVENTS=1 to rewrite the fixture from this run."""
@@ -2053,7 +2372,13 @@ def main():
                      test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_exercise_pages, test_competitions_page, test_trainer_chat,
                      test_fitness_test_page, test_fitness_test_carries_on_at_tablet_size,
                      test_fitness_js_writes_the_apis_motion_format, test_view_workouts, test_results_screen,
-                     test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames):
+                     test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames,
+                     test_plan_and_leaderboard_pages, test_language_catalogues, test_pages_in_german,
+                     test_every_page_in_german):
+            # FORMA_BROWSER_TESTS=name,name runs only those tests (while working on a page).
+            only = [name for name in os.environ.get("FORMA_BROWSER_TESTS", "").split(",") if name]
+            if only and test.__name__ not in only:
+                continue
             began = time.time()
             try:
                 test(harness)

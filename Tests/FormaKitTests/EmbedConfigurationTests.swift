@@ -57,6 +57,19 @@ import Testing
         #expect(EmbedStyle.allCases.map(\.rawValue) == ["dark", "light"], "the styles the pages know (style.js)")
     }
 
+    /// The pages' language is asked for in the URL (or the configuration) only when the host names one; without it
+    /// the device's languages choose (docs/embed.md, "Languages").
+    @Test func aLanguageIsNamedInTheURLAndTheConfiguration_onlyWhenGiven() throws {
+        let kit = FormaKit(baseURL: URL(string: "https://forma.example.com/")!, token: "ft_x", companyName: "Acme")
+        let german = URLComponents(url: kit.embedURL(.home, style: .light, language: "de-AT"), resolvingAgainstBaseURL: false)
+        let device = URLComponents(url: kit.embedURL(.home), resolvingAgainstBaseURL: false)
+        #expect(german?.queryItems?.first { $0.name == "language" }?.value == "de-AT")
+        #expect(german?.queryItems?.first { $0.name == "style" }?.value == "light")
+        #expect(device?.queryItems?.contains { $0.name == "language" } == false)
+        let configuration = EmbedConfiguration(company: "Acme", token: "ft_abc", language: "de")
+        #expect(try payload(configuration.script()) == ["company": "Acme", "token": "ft_abc", "language": "de"])
+    }
+
     /// The trainer page's URL (what createTrainerChatView loads): the company, and the pre-fill the page sends as the
     /// conversation's start (docs/embed.md); zero, negative and missing values stay out, so the trainer asks them.
     @Test func trainerURL_carriesOnlyTheUsablePreFill() throws {

@@ -1,5 +1,6 @@
 // Calls to the Forma HTTP API on the page's own origin. Errors are problem documents (docs/api.md); they become
 // ApiError with the problem's title and detail, so a view can show what went wrong.
+import { t } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -25,7 +26,7 @@ export class Api {
     try {
       response = await fetch(path, init);
     } catch (error) {
-      throw new ApiError(0, { title: 'Network error', detail: 'The Forma server cannot be reached.' });
+      throw new ApiError(0, { title: t('api.networkTitle'), detail: t('api.network') });
     }
     const text = await response.text();
     let json = null;

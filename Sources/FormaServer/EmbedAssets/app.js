@@ -18,6 +18,7 @@ import { FitnessTestView } from './fitness.js';
 import { WorkoutGroups } from './workouts.js';
 import { PageLook } from './style.js';
 import { ExercisesView, ExerciseView } from './exercises.js';
+import { t, setLanguage, formatMinutes } from './i18n.js';
 import { CameraStage } from './overlay.js';
 import { CompetitionsView, CompetitionBoardView } from './competitions.js';
 
@@ -30,6 +31,8 @@ const bridge = new HostBridge({
 const api = new Api();
 const route = parseRoute(location.pathname);
 // The look comes first: the URL's style (?style=light) before anything is drawn, the configuration's later.
+// So is the language (?language=de, else the browser's), before any word is drawn.
+const urlLanguageProblem = setLanguage(params.get('language'));
 const look = new PageLook(settings.branding, settings.company);
 look.apply();
 const urlStyleProblem = look.setStyle(params.get('style'));
@@ -53,7 +56,7 @@ const context = {
   fail(code, message) {
     failed = true;
     bridge.post('error_occurred', { code, message });
-    show(h('section', { class: 'error', role: 'alert' }, h('h1', {}, 'Something went wrong'), h('p', { id: 'error' }, message)));
+    show(h('section', { class: 'error', role: 'alert' }, h('h1', {}, t('error.heading')), h('p', { id: 'error' }, message)));
   },
   // A problem the person can carry on through (the view stays); the host is told.
   report(code, message) {
@@ -91,7 +94,7 @@ const context = {
   },
   navigate(path) {
     const url = new URL(path, location.href);
-    for (const name of ['company', 'events', 'replay', 'style']) {
+    for (const name of ['company', 'events', 'replay', 'style', 'language']) {
       if (params.has(name) && !url.searchParams.has(name)) url.searchParams.set(name, params.get(name));
     }
     history.pushState({}, '', url);
@@ -152,20 +155,20 @@ window.addEventListener('message', (event) => {
 async function configure(config) {
   if (failed) return;
   const company = typeof config.company === 'string' ? config.company.trim() : '';
-  if (!company) return context.fail('configuration', 'company: the configuration must name the company');
+  if (!company) return context.fail('configuration', t('error.noCompany'));
   if (settings.company && companyKey(settings.company) !== companyKey(company)) {
-    return context.fail('configuration', `company: this page was opened for '${settings.company}', not '${company}'`);
+    return context.fail('configuration', t('error.otherCompany', { page: settings.company, company }));
   }
   try {
     if (typeof config.token === 'string' && config.token) {
       api.token = config.token;
       const me = await api.get('/v1/me');
       if (me.company && companyKey(me.company.name) !== companyKey(company)) {
-        return context.fail('unauthorized', `token: the token belongs to another company than '${company}'`);
+        return context.fail('unauthorized', t('error.tokenOtherCompany', { company }));
       }
     } else if (typeof config.key === 'string' && config.key) {
       if (typeof config.userId !== 'string' || !config.userId) {
-        return context.fail('configuration', 'userId: the configuration must give the host user id with a key');
+        return context.fail('configuration', t('error.noUserId'));
       }
       const grant = await api.request('POST', '/v1/sessions', {
         headers: { 'X-Forma-Key': config.key },
@@ -174,7 +177,7 @@ async function configure(config) {
       });
       api.token = grant.token;
     } else {
-      return context.fail('configuration', 'key: the configuration must give a key or a token');
+      return context.fail('configuration', t('error.noKey'));
     }
   } catch (error) {
     const code = error.status === 401 || error.status === 403 ? 'unauthorized' : 'api';
@@ -182,6 +185,11 @@ async function configure(config) {
   }
   const styleProblem = look.setStyle(config.style);
   if (styleProblem) context.report('configuration', styleProblem);
+  // The configuration's language, when it names one, wins over the URL's and the browser's.
+  if (config.language !== undefined && config.language !== null && config.language !== '') {
+    const languageProblem = setLanguage(config.language);
+    if (languageProblem) context.report('configuration', languageProblem);
+  }
   await applyBodyData(config);
   if (!failed) render(route, config);
 }
@@ -257,14 +265,14 @@ function render(next, config = {}) {
       view = new FitnessTestView(context);
       return view.open();
     default:
-      return context.fail('not_found', `page: there is no embed page at ${next.path}`);
+      return context.fail('not_found', t('error.noPage', { path: next.path }));
   }
 }
 
 async function home() {
   const planCategory = params.get('planC');
   const workoutCategory = params.get('category');
-  show(h('p', { class: 'status' }, 'Loading…'));
+  show(h('p', { class: 'status' }, t('common.loading')));
   let plans;
   const workouts = new WorkoutGroups(context, { category: workoutCategory });
   try {
@@ -276,28 +284,28 @@ async function home() {
   const planItems = plans.items.slice().sort((a, b) => first(planCategory)(a.category, b.category));
   show(
     h('section', { class: 'home' },
-      h('h1', {}, 'Plans'),
+      h('h1', {}, t('home.plans')),
       h('ul', { class: 'cards', id: 'plans' }, planItems.map((item) =>
         h('li', {},
           h('button', { class: 'card', onClick: () => context.navigate(`/embed/plan/${encodeURIComponent(item.id)}`) },
-            h('strong', {}, item.title), h('span', {}, `${item.category} · ${item.weeks} weeks`))))),
+            h('strong', {}, item.title), h('span', {}, t('home.planLine', { category: item.category, count: item.weeks })))))),
       workouts.element,
       generator(workoutCategory),
       h('div', { class: 'actions' },
-        h('button', { id: 'open-fitness-test', onClick: () => context.navigate('/embed/fitness-test') }, 'Take a fitness test')),
-      h('button', { id: 'exit', class: 'quiet', onClick: () => bridge.post('exit_kinestex', {}) }, 'Close')));
+        h('button', { id: 'open-fitness-test', onClick: () => context.navigate('/embed/fitness-test') }, t('home.fitnessTest'))),
+      h('button', { id: 'exit', class: 'quiet', onClick: () => bridge.post('exit_kinestex', {}) }, t('common.close'))));
 }
 
 // "Get a workout": muscles or categories from the catalogue's facets, level and minutes.
 function generator(workoutCategory) {
-  const muscles = h('select', { id: 'muscle', 'aria-label': 'Muscle group' });
+  const muscles = h('select', { id: 'muscle', 'aria-label': t('home.muscleGroup') });
   api.get('/v1/catalog/facets').then((facets) => {
     muscles.replaceChildren(...facets.muscles.map((facet) => h('option', { value: facet.value }, facet.value)));
   }).catch(() => {});
-  const level = h('select', { id: 'level', 'aria-label': 'Level' },
-    ['beginner', 'intermediate', 'expert'].map((name) => h('option', { value: name }, name)));
-  const minutes = h('select', { id: 'minutes', 'aria-label': 'Minutes' },
-    [10, 15, 20, 30, 45, 60].map((value) => h('option', { value }, `${value} min`)));
+  const level = h('select', { id: 'level', 'aria-label': t('home.level') },
+    ['beginner', 'intermediate', 'expert'].map((name) => h('option', { value: name }, t(`level.${name}`))));
+  const minutes = h('select', { id: 'minutes', 'aria-label': t('home.minutes') },
+    [10, 15, 20, 30, 45, 60].map((value) => h('option', { value }, formatMinutes(value))));
   const go = async () => {
     const body = { level: level.value, minutes: Number(minutes.value), equipment: [] };
     if (workoutCategory === 'Rehabilitation') body.categories = ['stretching'];
@@ -310,9 +318,9 @@ function generator(workoutCategory) {
     }
   };
   return h('section', { class: 'generate' },
-    h('h2', {}, 'Get a workout'),
+    h('h2', {}, t('home.getWorkout')),
     workoutCategory === 'Rehabilitation' ? null : muscles, level, minutes,
-    h('button', { id: 'generate', class: 'primary', onClick: go }, 'Get a workout'));
+    h('button', { id: 'generate', class: 'primary', onClick: go }, t('home.getWorkout')));
 }
 
 async function plan(id) {
@@ -322,7 +330,7 @@ async function plan(id) {
     details = await api.get(`/v1/plans/${encodeURIComponent(id)}`);
     if (details.summary.enrolled) progress = await api.get(`/v1/plans/${encodeURIComponent(id)}/progress`);
   } catch (error) {
-    return context.fail(error.status === 404 ? 'not_found' : 'api', `plan: ${error.message}`);
+    return context.fail(error.status === 404 ? 'not_found' : 'api', t('error.prefixed', { field: 'plan', message: error.message }));
   }
   const summary = details.summary;
   const done = new Set(progress ? progress.completedSessions : []);
@@ -344,20 +352,20 @@ async function plan(id) {
   };
   show(
     h('section', { class: 'plan' },
-      h('button', { class: 'quiet', onClick: () => context.navigate('/embed/') }, '‹ Back'),
+      h('button', { class: 'quiet', onClick: () => context.navigate('/embed/') }, t('common.back')),
       h('h1', {}, summary.title),
       h('p', { class: 'meta' }, summary.summary),
-      progress ? null : h('button', { id: 'enrol', class: 'primary', onClick: enrol }, 'Start this plan'),
+      progress ? null : h('button', { id: 'enrol', class: 'primary', onClick: enrol }, t('plan.enrol')),
       details.levels.map((level) => {
         const open = progress && level.number <= progress.unlockedLevel;
         return h('section', { class: 'level' },
-          h('h2', {}, `Level ${level.number}: ${level.title}`),
+          h('h2', {}, t('plan.level', { number: level.number, title: level.title })),
           h('ol', {}, level.sessions.map((session) =>
             h('li', {},
-              h('span', {}, `Week ${session.week}, day ${session.day}: ${session.title}`),
+              h('span', {}, t('plan.session', { week: session.week, day: session.day, title: session.title })),
               h('span', { class: 'meta' }, session.items.map(dose).join(', ')),
-              done.has(session.id) ? h('span', { class: 'tick' }, 'done') : null,
-              open ? h('button', { onClick: () => startSession(session) }, 'Start') : null))));
+              done.has(session.id) ? h('span', { class: 'tick' }, t('plan.done')) : null,
+              open ? h('button', { onClick: () => startSession(session) }, t('plan.start')) : null))));
       })));
 }
 
@@ -367,8 +375,9 @@ bridge.post('kinestex_launched', { page: route.name });
 if (settings.problem) {
   context.fail('configuration', settings.problem);
 } else if (route.name === 'unknown') {
-  context.fail('not_found', `page: there is no embed page at ${route.path}`);
+  context.fail('not_found', t('error.noPage', { path: route.path }));
 } else {
-  show(h('p', { class: 'status' }, 'Waiting for the app…'));
+  show(h('p', { class: 'status' }, t('common.waiting')));
 }
 if (urlStyleProblem) context.report('configuration', urlStyleProblem);
+if (urlLanguageProblem) context.report('configuration', urlLanguageProblem);

@@ -4,6 +4,7 @@
 import { h, show } from './dom.js';
 import { LiveSession, reportLiveEvent, mistakeList } from './live.js';
 import { stageEvent } from './overlay.js';
+import { t } from './i18n.js';
 
 export class CameraView {
   constructor(context) {
@@ -59,7 +60,7 @@ export class CameraView {
         token: this.context.api.token,
         onEvent: (event) => this.liveEvent(event),
         onClose: (close) => {
-          if (close.code !== 1000) this.context.report('live', `live: ${close.reason || `closed (${close.code})`}`);
+          if (close.code !== 1000) this.context.report('live', `live: ${close.reason || t('live.closed', { code: String(close.code) })}`);
           this.live = null;
           if (this.source) this.source.stop();
         },
@@ -124,10 +125,10 @@ export class CameraView {
   render() {
     show(
       h('section', { class: 'player camera-only' },
-        h('h1', {}, this.exercise || 'Waiting for an exercise'),
+        h('h1', {}, this.exercise || t('camera.waiting')),
         h('p', { class: 'big', id: 'rep-count' }, String(this.tally.reps)),
         h('p', { class: 'cue', id: 'cue', role: 'status' }, this.cue),
-        this.paused ? h('p', { class: 'paused' }, 'Paused') : null),
+        this.paused ? h('p', { class: 'paused' }, t('player.paused')) : null),
       this.context.stage().shown(Boolean(this.exercise && this.source)));
   }
 }

@@ -4,31 +4,32 @@
 import { h, show, formatSeconds, sleep } from './dom.js';
 import { LiveSession, reportLiveEvent, mistakeList } from './live.js';
 import { stageEvent } from './overlay.js';
+import { t } from './i18n.js';
 
 export function challengeParameters(params) {
   const exercise = (params.get('exercise') || '').trim().toLowerCase();
   const seconds = Number(params.get('duration') || '60');
-  if (!exercise) return { problem: 'exercise: the URL must name the exercise (?exercise=squat)' };
+  if (!exercise) return { problem: t('challenge.noExercise') };
   if (!Number.isInteger(seconds) || seconds < 10 || seconds > 600) {
-    return { problem: 'duration: must be a whole number of seconds from 10 to 600' };
+    return { problem: t('challenge.badDuration') };
   }
   return { exercise, seconds };
 }
 
-export async function leaderboard(context, exercise, seconds) {
+export async function leaderboard(context, exercise, seconds, heading = 'h2') {
   const query = new URLSearchParams({ exercise, seconds: String(seconds), limit: '10' });
   const board = await context.api.get(`/v1/challenges/leaderboard?${query}`);
   const row = (entry) => h('tr', { class: entry.isMe ? 'me' : null },
-    h('td', {}, String(entry.rank)), h('td', {}, entry.isMe ? `${entry.name} (you)` : entry.name),
+    h('td', {}, String(entry.rank)), h('td', {}, entry.isMe ? t('board.nameYou', { name: entry.name }) : entry.name),
     h('td', { class: 'reps' }, String(entry.reps)));
   const rows = board.entries.map(row);
   if (board.me && !board.entries.some((entry) => entry.isMe)) rows.push(row(board.me));
   return h('section', { class: 'leaderboard' },
-    h('h2', {}, `Leaderboard · ${exercise} · ${formatSeconds(seconds)}`),
+    h(heading, {}, t('challenge.leaderboard', { exercise, time: formatSeconds(seconds) })),
     rows.length === 0
-      ? h('p', { class: 'meta', id: 'leaderboard-empty' }, 'No scores yet. Be the first.')
+      ? h('p', { class: 'meta', id: 'leaderboard-empty' }, t('challenge.noScores'))
       : h('table', { id: 'leaderboard' },
-        h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Name'), h('th', {}, 'Reps'))),
+        h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, t('board.name')), h('th', {}, t('challenge.reps')))),
         h('tbody', {}, rows)));
 }
 
@@ -41,10 +42,10 @@ export class LeaderboardView {
     const { exercise, seconds, problem } = challengeParameters(this.context.params);
     if (problem) return this.context.fail('configuration', problem);
     try {
-      show(await leaderboard(this.context, exercise, seconds),
-        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, 'Close'));
+      show(await leaderboard(this.context, exercise, seconds, 'h1'),
+        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, t('common.close')));
     } catch (error) {
-      this.context.fail('api', `leaderboard: ${error.message}`);
+      this.context.fail('api', t('error.prefixed', { field: 'leaderboard', message: error.message }));
     }
   }
 }
@@ -67,15 +68,15 @@ export class ChallengeView {
     try {
       board = await leaderboard(this.context, exercise, seconds);
     } catch (error) {
-      return this.context.fail(error.status === 422 ? 'configuration' : 'api', `challenge: ${error.message}`);
+      return this.context.fail(error.status === 422 ? 'configuration' : 'api', t('error.prefixed', { field: 'challenge', message: error.message }));
     }
     show(
       h('section', { class: 'challenge' },
-        h('h1', {}, `${exercise} challenge`),
-        h('p', { class: 'meta' }, `As many as you can in ${formatSeconds(seconds)}.`),
+        h('h1', {}, t('challenge.title', { exercise })),
+        h('p', { class: 'meta' }, t('challenge.asMany', { time: formatSeconds(seconds) })),
         h('div', { class: 'actions' },
-          h('button', { id: 'start', class: 'primary', onClick: () => this.start() }, 'Start challenge'),
-          h('button', { id: 'exit', class: 'quiet', onClick: () => this.exit() }, 'Exit'))),
+          h('button', { id: 'start', class: 'primary', onClick: () => this.start() }, t('challenge.start')),
+          h('button', { id: 'exit', class: 'quiet', onClick: () => this.exit() }, t('player.exit')))),
       board);
   }
 
@@ -83,16 +84,16 @@ export class ChallengeView {
     if (this.running) return;
     this.running = true;
     for (let left = 3; left > 0; left -= 1) {
-      this.render(String(left), 'Get ready');
+      this.render(String(left), t('player.getReady'));
       await sleep(1000);
     }
     const source = await this.context.poseSource();
-    if (!source) return this.render('—', 'No camera');
+    if (!source) return this.render('—', t('challenge.noCamera'));
     this.live = new LiveSession({
       token: this.context.api.token,
       onEvent: (event) => this.liveEvent(event),
       onClose: (close) => {
-        if (close.code !== 1000) this.context.report('live', `live: ${close.reason || `closed (${close.code})`}`);
+        if (close.code !== 1000) this.context.report('live', `live: ${close.reason || t('live.closed', { code: String(close.code) })}`);
       },
     });
     try {
@@ -119,7 +120,7 @@ export class ChallengeView {
   async tick() {
     while (this.running) {
       const left = this.seconds - (performance.now() - this.began) / 1000;
-      this.render(String(this.tally.reps), `${formatSeconds(Math.max(0, left))} left`);
+      this.render(String(this.tally.reps), t('challenge.left', { time: formatSeconds(Math.max(0, left)) }));
       await sleep(250);
     }
   }
@@ -173,18 +174,18 @@ export class ChallengeView {
     try {
       board = await leaderboard(this.context, this.exercise, this.seconds);
     } catch (error) {
-      this.context.report('api', `leaderboard: ${error.message}`);
+      this.context.report('api', t('error.prefixed', { field: 'leaderboard', message: error.message }));
     }
     show(
       h('section', { class: 'challenge finished' },
-        h('h1', {}, completed ? 'Time!' : 'Challenge stopped'),
+        h('h1', {}, completed ? t('challenge.time') : t('challenge.stopped')),
         h('p', { class: 'big', id: 'challenge-reps' }, String(reps)),
         h('p', { class: 'caption' }, !completed
-          ? 'The challenge ended before its time was up, so this try is not ranked.'
-          : ranked ? `${this.exercise} in ${formatSeconds(this.seconds)}`
-            : 'A replayed recording is counted but never ranked.'),
+          ? t('challenge.endedEarly')
+          : ranked ? t('challenge.inTime', { exercise: this.exercise, time: formatSeconds(this.seconds) })
+            : t('challenge.replayed')),
         h('div', { class: 'actions' },
-          h('button', { id: 'exit', class: 'primary', onClick: () => this.exit() }, 'Close'))),
+          h('button', { id: 'exit', class: 'primary', onClick: () => this.exit() }, t('common.close')))),
       board);
   }
 
@@ -198,11 +199,11 @@ export class ChallengeView {
   render(big, caption) {
     show(
       h('section', { class: 'player challenge' },
-        h('h1', {}, `${this.exercise} challenge`),
+        h('h1', {}, t('challenge.title', { exercise: this.exercise })),
         h('p', { class: 'big', id: 'rep-count' }, big),
         h('p', { class: 'caption', id: 'time-left' }, caption),
         h('p', { class: 'cue', id: 'cue', role: 'status' }, this.cue),
-        h('div', { class: 'actions' }, h('button', { id: 'stop', class: 'quiet', onClick: () => this.finish(null) }, 'Stop'))),
+        h('div', { class: 'actions' }, h('button', { id: 'stop', class: 'quiet', onClick: () => this.finish(null) }, t('challenge.stop')))),
       this.context.stage().shown(true));
   }
 }

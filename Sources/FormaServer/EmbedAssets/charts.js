@@ -3,6 +3,7 @@
 // a summary for screen readers, and carries a table of the same values (visually hidden) next to it. Every data mark
 // has data-series, data-label and data-value attributes, so tests and tools can read what was drawn.
 import { h, svg } from './dom.js';
+import { t, currentLocale } from './i18n.js';
 
 const WIDTH = 640;
 const HEIGHT = 260;
@@ -18,16 +19,17 @@ export function dayValue(day) {
   return Date.UTC(year, month - 1, date);
 }
 
-const shortDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const longDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 export function formatDay(day, { year = false } = {}) {
-  return (year ? longDay : shortDay).format(new Date(dayValue(day)));
+  const options = { day: 'numeric', month: 'short', timeZone: 'UTC' };
+  if (year) options.year = 'numeric';
+  return new Intl.DateTimeFormat(currentLocale(), options).format(new Date(dayValue(day)));
 }
 
 // Numbers as people read them: integers plain, others with at most one decimal.
 export function formatNumber(value) {
-  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+  return new Intl.NumberFormat(currentLocale(), { minimumFractionDigits: Number.isInteger(value) ? 0 : 1, maximumFractionDigits: 1 })
+    .format(value);
 }
 
 // A round step for about `count` ticks up to `max` (1, 2 or 5 × a power of ten), and the axis top it gives.
@@ -93,7 +95,7 @@ export function lineChart({ title, summary, yLabel, unit, from, to, series, max 
   const x = (day) => MARGIN.left + (((dayValue(day) - first) / 86400000) / span) * PLOT_W;
   const highest = Math.max(0, ...series.flatMap((entry) => entry.points.map((point) => point.value)));
   const { top, step } = max ? { top: max, step: max / 5 } : niceScale(highest);
-  const { root, y } = frame({ title, summary, yLabel, xLabel: 'Day', top, step, unit });
+  const { root, y } = frame({ title, summary, yLabel, xLabel: t('charts.day'), top, step, unit });
   const ticks = [];
   const tickCount = Math.min(5, span);
   for (let index = 0; index <= tickCount; index += 1) {
@@ -134,7 +136,7 @@ export function barChart({ title, summary, yLabel, xLabel, unit, groups, labelEv
       return svg('rect', {
         x: start + width * at, y: MARGIN.top + PLOT_H - height, width: width - 2, height,
         class: `bar ${bar.muted ? 'muted' : `series-${at % 8}`}`,
-        'data-series': bar.series, 'data-label': group.key, 'data-value': bar.value,
+        'data-series': bar.key ?? bar.series, 'data-label': group.key, 'data-value': bar.value,
       }, svg('title', {}, `${group.label}, ${bar.series}: ${bar.text}`));
     });
     const label = index % labelEvery === 0

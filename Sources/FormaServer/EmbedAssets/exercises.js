@@ -5,6 +5,7 @@
 import { h, show, svg } from './dom.js';
 import { silhouette } from './pain-map.js';
 import { SkeletonDrawing } from './skeleton.js';
+import { t, formatNumber } from './i18n.js';
 
 const PER_PAGE = 20;
 const FIGURE_HEIGHT = 1000;
@@ -14,9 +15,13 @@ function capitalised(text) {
   return value.charAt(0).toUpperCase() + value.slice(1);
 }
 
+function degrees(value) {
+  return formatNumber(Math.round(value), { style: 'unit', unit: 'degree', unitDisplay: 'narrow' });
+}
+
 function equipmentLabel(value) {
-  if (!value || value === 'none') return 'No equipment recorded';
-  if (value === 'body only') return 'No equipment (body weight)';
+  if (!value || value === 'none') return t('exercises.noEquipment');
+  if (value === 'body only') return t('exercises.bodyOnly');
   return capitalised(value);
 }
 
@@ -28,37 +33,37 @@ export class ExercisesView {
   }
 
   async open() {
-    show(h('p', { class: 'status' }, 'Loading…'));
+    show(h('p', { class: 'status' }, t('common.loading')));
     let facets;
     try {
       facets = await this.context.api.get('/v1/catalog/facets');
     } catch (error) {
-      return this.context.fail('api', `catalogue: ${error.message}`);
+      return this.context.fail('api', t('error.prefixed', { field: 'catalogue', message: error.message }));
     }
     const select = (id, label, values) => [
       h('label', { for: id }, label),
       h('select', { id, onChange: () => this.search() },
-        h('option', { value: '' }, 'Any'),
+        h('option', { value: '' }, t('exercises.any')),
         values.filter((v) => v.count > 0 && v.value !== 'none')
-          .map((v) => h('option', { value: v.value }, `${capitalised(v.value)} (${v.count})`))),
+          .map((v) => h('option', { value: v.value }, t('exercises.facet', { value: capitalised(v.value), count: v.count })))),
     ];
     this.query = h('input', { id: 'exercise-query', type: 'search', maxlength: 100 });
     this.status = h('p', { id: 'exercise-count', role: 'status' });
     this.list = h('ul', { id: 'exercise-results', class: 'exercise-results', 'aria-labelledby': 'exercises-heading' });
     this.more = h('button', { id: 'more-exercises', type: 'button', hidden: true, onClick: () => this.load(this.page + 1) },
-      'Show more');
+      t('common.showMore'));
     const form = h('form', { id: 'exercise-search', class: 'exercise-search', role: 'search' },
-      h('label', { for: 'exercise-query' }, 'Name'), this.query,
-      select('muscle', 'Muscle', facets.muscles),
-      select('equipment', 'Equipment', facets.equipment),
-      select('level', 'Level', facets.levels),
-      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'search' }, 'Search')));
+      h('label', { for: 'exercise-query' }, t('exercises.name')), this.query,
+      select('muscle', t('exercises.muscle'), facets.muscles),
+      select('equipment', t('exercises.equipment'), facets.equipment),
+      select('level', t('exercises.level'), facets.levels),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'search' }, t('exercises.search'))));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       this.search();
     });
     show(h('section', { class: 'exercises' },
-      h('h1', { id: 'exercises-heading' }, 'Exercises'),
+      h('h1', { id: 'exercises-heading' }, t('exercises.heading')),
       form, this.status, this.list, this.more));
     await this.search();
   }
@@ -86,12 +91,12 @@ export class ExercisesView {
     query.set('perPage', PER_PAGE);
     const asked = query.toString();
     this.asked = asked;
-    this.status.textContent = 'Searching…';
+    this.status.textContent = t('exercises.searching');
     let result;
     try {
       result = await this.context.api.get(`/v1/exercises?${asked}`);
     } catch (error) {
-      this.status.textContent = `The search failed: ${error.message}`;
+      this.status.textContent = t('exercises.failed', { message: error.message });
       return;
     }
     if (this.asked !== asked) return; // a newer search is on its way
@@ -112,8 +117,8 @@ export class ExercisesView {
     }
     const shown = this.list.children.length;
     this.status.textContent = result.total === 0
-      ? 'No exercise matches. Try fewer filters.'
-      : `${result.total} exercise${result.total === 1 ? '' : 's'}, ${shown} shown.`;
+      ? t('exercises.none')
+      : t('exercises.count', { count: result.total, shown });
     this.more.hidden = shown >= result.total;
     // After "Show more", focus the first new result, so a keyboard user carries on where the list grew.
     if (page > 1 && this.list.children[first]) this.list.children[first].querySelector('a').focus();
@@ -148,14 +153,14 @@ class Demonstration {
     this.angle = svg('text', { class: 'angle', 'text-anchor': 'start' });
     this.svg = svg('svg', {
       viewBox: `0 0 ${size} ${size}`, class: 'demonstration', role: 'img', id: 'demonstration',
-      'aria-label': `Animated figure doing ${name}`,
+      'aria-label': t('exercise.figure', { name }),
     }, this.body.element, this.angle);
     const angleWords = demo.unit === 'degrees' && demo.measuredLandmarks.length === 3
-      ? `The counter follows the highlighted angle, from about ${Math.round(demo.startValue)}° to ${Math.round(demo.targetValue)}° and back: one repetition.`
-      : 'The counter follows the highlighted joints: out and back is one repetition.';
+      ? t('exercise.followsAngle', { from: degrees(demo.startValue), to: degrees(demo.targetValue) })
+      : t('exercise.followsJoints');
     this.button = h('button', {
       type: 'button', id: 'demonstration-play', 'aria-pressed': 'false', onClick: () => (this.playing ? this.pause() : this.play()),
-    }, 'Play');
+    }, t('exercise.play'));
     this.element = h('figure', { class: 'demonstration-figure' }, this.svg,
       h('figcaption', {}, angleWords), h('div', { class: 'actions' }, this.button));
     // Shown still at the turning point until played: the position a person aims for, the frame furthest from the
@@ -176,7 +181,7 @@ class Demonstration {
       const [x, y] = at(this.demo.measuredLandmarks[1]);
       this.angle.setAttribute('x', (x + 30).toFixed(1));
       this.angle.setAttribute('y', (y - 24).toFixed(1));
-      this.angle.textContent = `${Math.round(angle)}°`;
+      this.angle.textContent = degrees(angle);
     }
     this.frameIndex = index;
     this.svg.dataset.frame = String(index);
@@ -184,7 +189,7 @@ class Demonstration {
 
   play() {
     this.playing = true;
-    this.button.textContent = 'Pause';
+    this.button.textContent = t('exercise.pause');
     this.button.setAttribute('aria-pressed', 'true');
     this.svg.dataset.playing = 'true';
     this.started = null;
@@ -203,7 +208,7 @@ class Demonstration {
   pause() {
     this.playing = false;
     if (this.request) cancelAnimationFrame(this.request);
-    this.button.textContent = 'Play';
+    this.button.textContent = t('exercise.play');
     this.button.setAttribute('aria-pressed', 'false');
     this.svg.dataset.playing = 'false';
   }
@@ -218,7 +223,7 @@ export class ExerciseView {
 
   async open() {
     const { api } = this.context;
-    show(h('p', { class: 'status' }, 'Loading…'));
+    show(h('p', { class: 'status' }, t('common.loading')));
     const path = `/v1/exercises/${encodeURIComponent(this.id)}`;
     let exercise;
     let guide;
@@ -226,7 +231,7 @@ export class ExerciseView {
     try {
       [exercise, guide, map] = await Promise.all([api.get(path), api.get(`${path}/guide`), api.get('/v1/body-map')]);
     } catch (error) {
-      return this.context.fail(error.status === 404 ? 'not_found' : 'api', `exercise: ${error.message}`);
+      return this.context.fail(error.status === 404 ? 'not_found' : 'api', t('error.prefixed', { field: 'exercise', message: error.message }));
     }
     const labels = Object.fromEntries(map.regions.map((region) => [region.id, region.label]));
     const sections = [
@@ -236,30 +241,30 @@ export class ExerciseView {
     if (guide.demonstration) {
       this.demonstration = new Demonstration(guide.demonstration, exercise.name);
       sections.push(h('section', { 'aria-labelledby': 'demonstration-heading' },
-        h('h2', { id: 'demonstration-heading' }, 'How it is done'), this.demonstration.element));
+        h('h2', { id: 'demonstration-heading' }, t('exercise.howItIsDone')), this.demonstration.element));
     }
     sections.push(
       h('section', { 'aria-labelledby': 'muscles-heading' },
-        h('h2', { id: 'muscles-heading' }, 'Muscles'),
+        h('h2', { id: 'muscles-heading' }, t('exercise.muscles')),
         h('div', { class: 'figures muscle-figures' }, map.figures.map((figure) => muscleFigure(map, figure, guide.regions))),
         h('ul', { class: 'legend', id: 'muscle-list' },
           guide.regions.primary.length
-            ? h('li', { class: 'primary' }, `Mainly: ${exercise.primaryMuscles.map(capitalised).join(', ')} (${guide.regions.primary.map((r) => labels[r] || r).join(', ')})`)
+            ? h('li', { class: 'primary' }, t('exercise.mainly', { muscles: exercise.primaryMuscles.map(capitalised).join(', '), regions: guide.regions.primary.map((r) => labels[r] || r).join(', ') }))
             : null,
           exercise.secondaryMuscles.length
-            ? h('li', { class: 'secondary' }, `Also: ${exercise.secondaryMuscles.map(capitalised).join(', ')}`)
+            ? h('li', { class: 'secondary' }, t('exercise.also', { muscles: exercise.secondaryMuscles.map(capitalised).join(', ') }))
             : null)),
       h('section', { 'aria-labelledby': 'equipment-heading' },
-        h('h2', { id: 'equipment-heading' }, 'Equipment'),
+        h('h2', { id: 'equipment-heading' }, t('exercises.equipment')),
         h('p', { id: 'equipment' }, equipmentLabel(exercise.equipment))),
       h('section', { 'aria-labelledby': 'steps-heading' },
-        h('h2', { id: 'steps-heading' }, 'Steps'),
+        h('h2', { id: 'steps-heading' }, t('exercise.steps')),
         exercise.instructions.length
           ? h('ol', { class: 'steps', id: 'steps' }, exercise.instructions.map((step) => h('li', {}, step)))
-          : h('p', {}, 'The catalogue gives no instructions for this exercise.')),
+          : h('p', {}, t('exercise.noSteps'))),
       h('div', { class: 'actions' }, h('button', {
         type: 'button', id: 'back-to-exercises', onClick: () => this.context.navigate('/embed/exercises'),
-      }, 'All exercises')));
+      }, t('exercise.all'))));
     show(h('article', { class: 'exercise' }, h('h1', {}, exercise.name), sections));
     // Moving pictures only for people who have not asked their system for less motion (WCAG 2.3.3).
     const reduced = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -287,5 +292,5 @@ function muscleFigure(map, figure, regions) {
           height: shape.box.height * FIGURE_HEIGHT, rx: 6,
         })
         : svg('polygon', { points: shape.polygon.points.map(([px, py]) => `${px * width},${py * FIGURE_HEIGHT}`).join(' ') })))))),
-    h('figcaption', {}, figure.view === 'front' ? 'Front' : 'Back'));
+    h('figcaption', {}, figure.view === 'front' ? t('body.front') : t('body.back')));
 }

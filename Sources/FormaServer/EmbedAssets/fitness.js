@@ -4,6 +4,7 @@
 // so far — and the server counts the repetitions; the result is shown beside the previous one with a Track / Untrack
 // button, and the completed test with the level and whether it went up (`fitness_test_completed` to the host).
 import { h, show, formatSeconds } from './dom.js';
+import { t, formatNumber } from './i18n.js';
 
 export const CATEGORIES = ['strength', 'cardio', 'stretching', 'plyometrics', 'powerlifting', 'olympic weightlifting',
   'strongman'];
@@ -12,7 +13,6 @@ const STANDARD_GRAVITY = 9.80665; // m/s² per g
 const NO_MOTION_MILLISECONDS = 4000; // after Begin with no sample yet, the page says that no motion arrives
 const MAXIMUM_SAMPLES = 120000; // the API's limit
 
-const rateFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 const round4 = (value) => Math.round(value * 10000) / 10000;
 
 // One `devicemotion` event as the API's sample: acceleration in g with gravity included, in Core Motion's sign
@@ -120,17 +120,19 @@ export class MotionRecorder {
 
 // "10 repetitions, 30.0 a minute" for a stored result.
 export function resultLine(result) {
-  if (!result) return 'no result';
-  const reps = `${result.reps} ${result.reps === 1 ? 'repetition' : 'repetitions'}`;
+  if (!result) return t('fitness.noResult');
+  const reps = t('fitness.repetitions', { count: result.reps });
   return result.ratePerMinute === undefined || result.ratePerMinute === null
-    ? reps : `${reps}, ${rateFormat.format(result.ratePerMinute)} a minute`;
+    ? reps : t('fitness.withRate', {
+      reps, rate: formatNumber(result.ratePerMinute, { maximumFractionDigits: 1, minimumFractionDigits: 1 }),
+    });
 }
 
 export function changeLine(change) {
   if (change === undefined || change === null) return '—';
   const percent = Math.round(Math.abs(change) * 100);
-  if (percent === 0) return 'same pace';
-  return `${percent} % ${change > 0 ? 'faster' : 'slower'}`;
+  if (percent === 0) return t('fitness.samePace');
+  return t(change > 0 ? 'fitness.faster' : 'fitness.slower', { percent });
 }
 
 export class FitnessTestView {
@@ -154,13 +156,13 @@ export class FitnessTestView {
   // ---- choosing the test
 
   async open() {
-    show(h('p', { class: 'status' }, 'Loading…'));
+    show(h('p', { class: 'status' }, t('common.loading')));
     let level;
     let latest;
     try {
       [level, latest] = await Promise.all([this.api.get('/v1/me/fitness-level'), this.api.get('/v1/fitness-tests?limit=1')]);
     } catch (error) {
-      this.context.fail('api', `fitness test: ${error.message}`);
+      this.context.fail('api', t('error.prefixed', { field: 'fitness-tests', message: error.message }));
       return;
     }
     this.status = h('p', { class: 'status', id: 'fitness-status', role: 'status' });
@@ -175,39 +177,39 @@ export class FitnessTestView {
       [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((value) => h('option', { value }, String(value))));
     this.choices = h('div', { class: 'choices-list', id: 'fitness-choices' });
     const form = h('form', { id: 'fitness-setup', 'aria-labelledby': 'setup-heading', novalidate: true },
-      h('h2', { id: 'setup-heading' }, 'Start a test'),
-      h('div', { class: 'field' }, h('label', { for: 'fitness-category' }, 'Category'), this.category, error('category')),
-      h('div', { class: 'field' }, h('label', { for: 'fitness-count' }, 'How many exercises'), this.count,
-        h('p', { class: 'meta', id: 'count-hint' }, 'Used when you tick none below: Forma picks the ones tested longest ago.'),
+      h('h2', { id: 'setup-heading' }, t('fitness.startHeading')),
+      h('div', { class: 'field' }, h('label', { for: 'fitness-category' }, t('fitness.category')), this.category, error('category')),
+      h('div', { class: 'field' }, h('label', { for: 'fitness-count' }, t('fitness.howMany')), this.count,
+        h('p', { class: 'meta', id: 'count-hint' }, t('fitness.countHint')),
         error('count')),
       h('fieldset', { class: 'choices', id: 'fitness-exercises' },
-        h('legend', {}, 'Your tracked exercises'), this.choices, error('exerciseIds')),
-      h('div', { class: 'actions' }, h('button', { id: 'start-test', class: 'primary', type: 'submit' }, 'Start test')));
+        h('legend', {}, t('fitness.tracked')), this.choices, error('exerciseIds')),
+      h('div', { class: 'actions' }, h('button', { id: 'start-test', class: 'primary', type: 'submit' }, t('fitness.start'))));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       this.start();
     });
     this.search = h('input', { id: 'track-search', type: 'search', maxlength: 100, 'aria-describedby': 'track-hint' });
-    this.found = h('ul', { class: 'track-results', id: 'track-results', 'aria-label': 'Exercises found' });
+    this.found = h('ul', { class: 'track-results', id: 'track-results', 'aria-label': t('fitness.found') });
     const searchForm = h('form', { id: 'track-form', role: 'search', 'aria-labelledby': 'track-heading', novalidate: true },
-      h('h2', { id: 'track-heading' }, 'Track an exercise'),
-      h('div', { class: 'field' }, h('label', { for: 'track-search' }, 'Exercise name'), this.search,
-        h('p', { class: 'meta', id: 'track-hint' }, 'Searches the chosen category; tracked exercises can be tested.')),
-      h('div', { class: 'actions' }, h('button', { id: 'track-find', type: 'submit' }, 'Find')));
+      h('h2', { id: 'track-heading' }, t('fitness.trackHeading')),
+      h('div', { class: 'field' }, h('label', { for: 'track-search' }, t('fitness.exerciseName')), this.search,
+        h('p', { class: 'meta', id: 'track-hint' }, t('fitness.trackHint'))),
+      h('div', { class: 'actions' }, h('button', { id: 'track-find', type: 'submit' }, t('fitness.find'))));
     searchForm.addEventListener('submit', (event) => {
       event.preventDefault();
       this.find();
     });
     const unfinished = latest.items[0] && latest.items[0].status === 'in_progress' ? latest.items[0] : null;
     show(h('section', { class: 'fitness-test' },
-      h('h1', { id: 'fitness-heading', tabindex: '-1' }, 'Fitness test'),
+      h('h1', { id: 'fitness-heading', tabindex: '-1' }, t('fitness.heading')),
       h('p', { id: 'fitness-level' }, levelLine(level)),
-      h('p', { class: 'meta' }, 'Hold your phone in the hand doing the exercise. Each exercise records 30 seconds of its motion; Forma counts the repetitions.'),
+      h('p', { class: 'meta' }, t('fitness.intro', { seconds: TEST_SECONDS })),
       unfinished ? h('div', { class: 'actions' }, h('button', { id: 'carry-on', onClick: () => this.run(unfinished) },
-        `Carry on with your ${unfinished.category} test (${unfinished.exercises.length - unfinished.remaining.length} of ${unfinished.exercises.length} recorded)`)) : null,
+        t('fitness.carryOn', { category: unfinished.category, done: unfinished.exercises.length - unfinished.remaining.length, count: unfinished.exercises.length }))) : null,
       this.status, form, searchForm, this.found,
       h('div', { class: 'actions' },
-        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, 'Close'))));
+        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, t('common.close')))));
     await this.refreshTracked();
   }
 
@@ -216,13 +218,13 @@ export class FitnessTestView {
     try {
       list = await this.api.get(`/v1/me/tracked-exercises?category=${encodeURIComponent(this.category.value)}`);
     } catch (error) {
-      this.status.textContent = `Tracked exercises: ${error.message}`;
+      this.status.textContent = t('fitness.trackedFailed', { message: error.message });
       return;
     }
     for (const item of list.items) this.tracked.set(item.exerciseId, true);
     const ticked = new Set([...this.choices.querySelectorAll('input:checked')].map((box) => box.value));
     this.choices.replaceChildren(...(list.items.length === 0
-      ? [h('p', { class: 'meta empty' }, `You track no ${this.category.value} exercise yet: find one below and track it.`)]
+      ? [h('p', { class: 'meta empty' }, t('fitness.noneTracked', { category: this.category.value }))]
       : list.items.map((item) => {
         const id = `fitness-exercise-${item.exerciseId.replace(/[^a-z0-9]+/gi, '-')}`;
         return h('label', { class: 'choice', for: id },
@@ -239,14 +241,16 @@ export class FitnessTestView {
     try {
       page = await this.api.get(path);
     } catch (error) {
-      this.status.textContent = `Search: ${error.message}`;
+      this.status.textContent = t('fitness.searchFailed', { message: error.message });
       return;
     }
     this.found.replaceChildren(...(page.items.length === 0
-      ? [h('li', { class: 'empty' }, 'No exercise found.')]
+      ? [h('li', { class: 'empty' }, t('fitness.noneFound'))]
       : page.items.map((exercise) => h('li', {}, h('span', {}, exercise.name),
         this.trackButton({ exerciseId: exercise.id, name: exercise.name }, () => this.refreshTracked())))));
-    this.status.textContent = `${page.total} ${page.total === 1 ? 'exercise' : 'exercises'} found${page.total > page.items.length ? `, the first ${page.items.length} shown` : ''}.`;
+    this.status.textContent = page.total > page.items.length
+      ? t('fitness.foundFirst', { count: page.total, shown: page.items.length })
+      : t('fitness.foundCount', { count: page.total });
   }
 
   clearErrors() {
@@ -267,7 +271,7 @@ export class FitnessTestView {
       test = await this.api.post('/v1/fitness-tests', body);
     } catch (error) {
       const fields = (error.problem && error.problem.errors) || [];
-      if (fields.length === 0) this.status.textContent = `Not started: ${error.message}`;
+      if (fields.length === 0) this.status.textContent = t('fitness.notStarted', { message: error.message });
       for (const field of fields.slice().reverse()) this.fieldError(field.field, field.detail);
       return;
     }
@@ -280,7 +284,7 @@ export class FitnessTestView {
     const index = /\[(\d+)\]$/.exec(String(field));
     const error = this.errors[name];
     if (!error) {
-      this.status.textContent = `Not started: ${field}: ${message}`;
+      this.status.textContent = t('fitness.notStarted', { message: `${field}: ${message}` });
       return;
     }
     error.textContent = error.textContent ? `${error.textContent} ${message}` : message;
@@ -310,25 +314,25 @@ export class FitnessTestView {
   exercise(item) {
     const test = this.test;
     const number = test.exercises.indexOf(item) + 1;
-    this.timer = h('p', { class: 'big', id: 'fitness-timer', role: 'timer', 'aria-label': 'Time left' }, formatSeconds(TEST_SECONDS));
+    this.timer = h('p', { class: 'big', id: 'fitness-timer', role: 'timer', 'aria-label': t('fitness.timeLeft') }, formatSeconds(TEST_SECONDS));
     this.alert = h('p', { class: 'field-error', id: 'fitness-alert', role: 'alert' });
     this.status = h('p', { class: 'status', id: 'fitness-status', role: 'status' });
-    this.beginButton = h('button', { id: 'begin', class: 'primary', onClick: () => this.begin(item) }, 'Begin');
-    this.skipButton = h('button', { id: 'skip', hidden: true, onClick: () => this.finishRecording(item) }, 'Skip: send now');
+    this.beginButton = h('button', { id: 'begin', class: 'primary', onClick: () => this.begin(item) }, t('fitness.begin'));
+    this.skipButton = h('button', { id: 'skip', hidden: true, onClick: () => this.finishRecording(item) }, t('fitness.skip'));
     this.resultArea = h('div', { id: 'exercise-result' });
     const heading = h('h2', { id: 'exercise-name', tabindex: '-1' }, item.name);
     show(h('section', { class: 'fitness-test fitness-run', dataset: { state: 'ready', exerciseId: item.exerciseId } },
-      h('h1', {}, `Fitness test: ${test.category}`),
-      h('p', { class: 'meta', id: 'fitness-progress' }, `Exercise ${number} of ${test.exercises.length}`),
+      h('h1', {}, t('fitness.testOf', { category: test.category })),
+      h('p', { class: 'meta', id: 'fitness-progress' }, t('player.exerciseOf', { number, count: test.exercises.length })),
       heading,
       h('p', { id: 'fitness-previous' }, item.previous
-        ? `Last time: ${resultLine(item.previous)}.` : 'No earlier result: this one sets your baseline.'),
-      h('p', { class: 'meta' }, 'Press Begin, then do as many repetitions as you can until the timer ends.'),
+        ? t('fitness.lastTime', { result: resultLine(item.previous) }) : t('fitness.baseline')),
+      h('p', { class: 'meta' }, t('fitness.howTo')),
       this.timer, this.alert, this.status,
       h('div', { class: 'actions' }, this.beginButton, this.skipButton),
       this.resultArea,
       h('div', { class: 'actions' },
-        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, 'Close'))));
+        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, t('common.close')))));
     heading.focus();
   }
 
@@ -342,7 +346,7 @@ export class FitnessTestView {
   async begin(item) {
     this.alert.textContent = '';
     if (typeof window.DeviceMotionEvent === 'undefined') {
-      this.motionProblem('This browser gives the page no access to motion sensors: take the test on a phone or tablet.');
+      this.motionProblem(t('fitness.noSensors'));
       return;
     }
     if (typeof window.DeviceMotionEvent.requestPermission === 'function') {
@@ -353,8 +357,7 @@ export class FitnessTestView {
         answer = 'denied';
       }
       if (answer !== 'granted') {
-        this.motionProblem('Motion access was refused. Allow motion and orientation access for this app in your '
-          + 'phone\'s settings, then press Begin again.');
+        this.motionProblem(t('fitness.refused'));
         return;
       }
     }
@@ -388,13 +391,12 @@ export class FitnessTestView {
     this.beginButton.hidden = true;
     this.skipButton.hidden = false;
     this.skipButton.focus();
-    this.status.textContent = `Recording ${item.name}: go!`;
+    this.status.textContent = t('fitness.recording', { name: item.name });
     clearTimeout(this.noMotion);
     this.noMotion = setTimeout(() => {
       if (this.recorder && this.recorder.listening && this.recorder.samples.length === 0) {
         this.alert.dataset.noMotion = 'true';
-        this.alert.textContent = 'No motion is arriving from this device\'s sensors. A phone or tablet is needed; '
-          + 'on a computer, press Skip.';
+        this.alert.textContent = t('fitness.noMotion');
       }
     }, NO_MOTION_MILLISECONDS);
   }
@@ -409,14 +411,13 @@ export class FitnessTestView {
     if (recorder.samples.length === 0) {
       this.setState('ready');
       delete this.alert.dataset.noMotion;
-      this.motionProblem('No motion was recorded: this device sent no motion data. Take the test on a phone or '
-        + 'tablet, or press Begin to try again.');
+      this.motionProblem(t('fitness.nothingRecorded'));
       this.again();
       return;
     }
     this.setState('sending');
     this.sending = true;
-    this.status.textContent = 'Counting your repetitions…';
+    this.status.textContent = t('fitness.counting');
     let test;
     try {
       test = await this.api.post(
@@ -426,7 +427,7 @@ export class FitnessTestView {
       this.sending = false;
       this.setState('ready');
       this.status.textContent = '';
-      this.alert.textContent = `Not recorded: ${error.message}`;
+      this.alert.textContent = t('fitness.notRecorded', { message: error.message });
       this.again();
       return;
     } finally {
@@ -438,7 +439,7 @@ export class FitnessTestView {
   }
 
   again() {
-    this.beginButton.textContent = 'Begin again';
+    this.beginButton.textContent = t('fitness.beginAgain');
     this.beginButton.hidden = false;
     this.beginButton.focus();
     this.timer.textContent = formatSeconds(TEST_SECONDS);
@@ -449,16 +450,16 @@ export class FitnessTestView {
     this.setState('recorded');
     this.status.textContent = `${item.name}: ${resultLine(item.result)}.`;
     const next = h('button', { id: 'next', class: 'primary', onClick: () => this.run(this.test) },
-      completed ? 'See your results' : 'Next exercise');
-    const heading = h('h3', { id: 'result-heading', tabindex: '-1' }, 'Your result');
+      completed ? t('fitness.seeResults') : t('fitness.next'));
+    const heading = h('h3', { id: 'result-heading', tabindex: '-1' }, t('fitness.yourResult'));
     this.resultArea.replaceChildren(
       heading,
       h('dl', { class: 'totals', id: 'result' },
-        h('dt', {}, 'This time'), h('dd', { id: 'result-this' }, resultLine(item.result)),
-        h('dt', {}, 'Last time'), h('dd', { id: 'result-previous' }, item.previous ? resultLine(item.previous) : 'none'),
-        h('dt', {}, 'Change'), h('dd', { id: 'result-change' }, changeLine(item.change))),
+        h('dt', {}, t('fitness.thisTime')), h('dd', { id: 'result-this' }, resultLine(item.result)),
+        h('dt', {}, t('fitness.lastTimeLabel')), h('dd', { id: 'result-previous' }, item.previous ? resultLine(item.previous) : t('progress.none')),
+        h('dt', {}, t('progress.change')), h('dd', { id: 'result-change' }, changeLine(item.change))),
       h('div', { class: 'actions' }, this.trackButton(item), next,
-        completed ? null : h('button', { id: 'record-again', onClick: () => this.exercise(item) }, 'Record again')));
+        completed ? null : h('button', { id: 'record-again', onClick: () => this.exercise(item) }, t('fitness.recordAgain'))));
     heading.focus();
     if (completed) this.tellHost();
   }
@@ -469,7 +470,7 @@ export class FitnessTestView {
     const set = (tracked) => {
       this.tracked.set(item.exerciseId, tracked);
       button.dataset.tracked = String(tracked);
-      button.textContent = `${tracked ? 'Untrack' : 'Track'} ${item.name}`;
+      button.textContent = t(tracked ? 'fitness.untrack' : 'fitness.track', { name: item.name });
     };
     if (this.tracked.has(item.exerciseId)) {
       set(this.tracked.get(item.exerciseId));
@@ -488,13 +489,13 @@ export class FitnessTestView {
         answer = await this.api.request(tracked ? 'DELETE' : 'PUT',
           `/v1/me/tracked-exercises/${encodeURIComponent(item.exerciseId)}`);
       } catch (error) {
-        this.status.textContent = `${item.name}: ${error.message}`;
+        this.status.textContent = t('error.prefixed', { field: item.name, message: error.message });
         return;
       }
       set(answer.tracked);
       this.status.textContent = answer.tracked
-        ? `${item.name} is tracked: fitness tests can pick it.`
-        : `${item.name} is no longer tracked; its results are kept.`;
+        ? t('fitness.nowTracked', { name: item.name })
+        : t('fitness.nowUntracked', { name: item.name });
       await after();
     });
     return button;
@@ -523,33 +524,32 @@ export class FitnessTestView {
     }
     this.status = h('p', { class: 'status', id: 'fitness-status', role: 'status' });
     const change = test.level;
-    const heading = h('h1', { id: 'results-heading', tabindex: '-1' }, 'Your results');
+    const heading = h('h1', { id: 'results-heading', tabindex: '-1' }, t('fitness.yourResults'));
     show(h('section', { class: 'fitness-test fitness-results', dataset: { state: 'completed' } },
       heading,
       h('p', { id: 'fitness-level-result', class: change.levelledUp ? 'level-up' : null },
         change.levelledUp
-          ? `Level up! You are now level ${change.after}${level ? ` (${level.name})` : ''}, up from ${change.before}.`
-          : `Level ${change.after}${level ? ` (${level.name})` : ''}: not changed.`),
+          ? t(level ? 'fitness.levelUpNamed' : 'fitness.levelUp', { after: change.after, name: level && level.name, before: change.before })
+          : t(level ? 'fitness.levelSameNamed' : 'fitness.levelSame', { after: change.after, name: level && level.name })),
       h('p', { class: 'meta', id: 'fitness-reason' }, change.reason),
       h('table', { class: 'results', id: 'fitness-results' },
-        h('caption', {}, `Your ${test.category} test beside the previous one`),
-        h('thead', {}, h('tr', {}, ['Exercise', 'This test', 'Previous', 'Change'].map((title) => h('th', { scope: 'col' }, title)))),
+        h('caption', {}, t('fitness.caption', { category: test.category })),
+        h('thead', {}, h('tr', {}, [t('fitness.exercise'), t('progress.thisTest'), t('fitness.previous'), t('progress.change')].map((title) => h('th', { scope: 'col' }, title)))),
         h('tbody', {}, test.exercises.map((item) => h('tr', { dataset: { exerciseId: item.exerciseId } },
           h('th', { scope: 'row' }, item.name),
           h('td', {}, resultLine(item.result)),
           h('td', {}, item.previous ? resultLine(item.previous) : '—'),
           h('td', {}, changeLine(item.change)))))),
-      h('h2', {}, 'Keep testing these exercises?'),
+      h('h2', {}, t('fitness.keep')),
       h('div', { class: 'actions', id: 'track-buttons' }, test.exercises.map((item) => this.trackButton(item))),
       this.status,
       h('div', { class: 'actions' },
-        h('button', { id: 'another', onClick: () => this.open() }, 'Take another test'),
-        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, 'Close'))));
+        h('button', { id: 'another', onClick: () => this.open() }, t('fitness.another')),
+        h('button', { id: 'exit', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, t('common.close')))));
     heading.focus();
   }
 }
 
 function levelLine(level) {
-  const tests = level.testsCompleted === 1 ? '1 test completed' : `${level.testsCompleted} tests completed`;
-  return `Your level: ${level.level} (${level.name}) · ${tests}`;
+  return t('fitness.level', { level: level.level, name: level.name, count: level.testsCompleted });
 }

@@ -3,6 +3,7 @@
 // field they name. A goal the page finds done is told to the host with `goal_completed`, once per goal per page load.
 import { h, show } from './dom.js';
 import { addForm, addItem, redrawList, removeItem, showFieldError, showListPage } from './list-page.js';
+import { t, formatDate, formatMinutes } from './i18n.js';
 
 const MINUTES = [10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60];
 const DAYS = [1, 2, 3, 4, 5, 6, 7];
@@ -15,12 +16,12 @@ export class GoalsView {
   }
 
   async open() {
-    show(h('p', { class: 'status' }, 'Loading…'));
+    show(h('p', { class: 'status' }, t('common.loading')));
     let facets;
     try {
       facets = await this.context.api.get('/v1/catalog/facets');
     } catch (error) {
-      this.context.fail('api', `catalog: ${error.message}`);
+      this.context.fail('api', t('error.prefixed', { field: 'catalog', message: error.message }));
       return;
     }
     this.status = h('p', { class: 'status', id: 'goals-status', role: 'status' });
@@ -48,38 +49,38 @@ export class GoalsView {
       });
       return h('fieldset', { class: 'choices', id: `goal-${name}` }, h('legend', {}, legend), boxes, error(name));
     };
-    const select = (name, values, unit) => h('select', { id: `goal-${name}`, name, 'aria-describedby': described(name) },
-      values.map((value) => h('option', { value }, `${value}${unit}`)));
+    const select = (name, values, show) => h('select', { id: `goal-${name}`, name, 'aria-describedby': described(name) },
+      values.map((value) => h('option', { value }, show(value))));
 
-    const form = addForm(this, { id: 'add-goal', heading: 'Add a goal', button: 'Add goal' },
-      field('name', 'Name', 'For example "Strong legs"', h('input', {
+    const form = addForm(this, { id: 'add-goal', heading: t('goals.addHeading'), button: t('goals.add') },
+      field('name', t('goals.name'), t('goals.nameHint'), h('input', {
         id: 'goal-name', name: 'name', type: 'text', required: true, maxlength: 100,
         'aria-describedby': described('name', true) })),
-      field('description', 'Description (optional)', null, h('textarea', {
+      field('description', t('goals.description'), null, h('textarea', {
         id: 'goal-description', name: 'description', maxlength: 1000, rows: 2, 'aria-describedby': described('description') })),
-      field('times', 'Sessions in all', '1 to 365', h('input', {
+      field('times', t('goals.times'), t('goals.timesHint'), h('input', {
         id: 'goal-times', name: 'times', type: 'number', required: true, min: 1, max: 365,
         'aria-describedby': described('times', true) })),
-      h('p', { class: 'meta', id: 'focus-hint' }, 'Focus: tick categories or muscle groups, not both.'),
-      choices('categories', 'Categories', facets.categories.map((facet) => facet.value)),
-      choices('muscles', 'Muscle groups', facets.muscles.map((facet) => facet.value)),
-      field('minutes', 'Shortest session that counts', null, select('minutes', MINUTES, ' min')),
-      field('daysPerWeek', 'Days a week', null, select('daysPerWeek', DAYS, '')),
+      h('p', { class: 'meta', id: 'focus-hint' }, t('goals.focusHint')),
+      choices('categories', t('goals.categories'), facets.categories.map((facet) => facet.value)),
+      choices('muscles', t('goals.muscles'), facets.muscles.map((facet) => facet.value)),
+      field('minutes', t('goals.minutes'), null, select('minutes', MINUTES, formatMinutes)),
+      field('daysPerWeek', t('goals.daysPerWeek'), null, select('daysPerWeek', DAYS, (value) => t('goals.days', { count: value }))),
       h('div', { class: 'field check' },
         h('label', { for: 'goal-notify' },
           (this.inputs.notify = h('input', { id: 'goal-notify', name: 'notify', type: 'checkbox', 'aria-describedby': 'notify-error' })),
-          ' Remind me on my training days'),
+          ` ${t('goals.notify')}`),
         error('notify')));
     showListPage(this, {
-      page: 'goals-page', headingId: 'goals-heading', heading: 'Goals',
-      intro: 'Sessions you save count towards each goal that shares their focus and lasts long enough.', form,
+      page: 'goals-page', headingId: 'goals-heading', heading: t('goals.heading'),
+      intro: t('goals.intro'), form,
     });
     await this.refresh();
   }
 
   // Lists the goals (a person holds at most 50: one page) and tells the host about each goal newly seen done.
   async refresh() {
-    const goals = await redrawList(this, '/v1/me/goals?perPage=50', 'goals', 'No goals yet.');
+    const goals = await redrawList(this, '/v1/me/goals?perPage=50', 'goals', t('goals.none'));
     if (!goals) return;
     for (const goal of goals) {
       if (!goal.progress.done || this.told.has(goal.id)) continue;
@@ -92,19 +93,20 @@ export class GoalsView {
   }
 
   item(goal) {
-    const created = new Date(goal.createdAt).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+    const created = formatDate(goal.createdAt, { year: 'numeric', month: 'short', day: 'numeric' });
     const focus = (goal.categories.length > 0 ? goal.categories : goal.muscles).join(', ');
     const progress = goal.progress;
     const line = progress.done
-      ? `Done: ${progress.sessions} of ${progress.times} sessions`
-      : `${progress.sessions} of ${progress.times} sessions done`;
-    const week = `This week: ${progress.week.days} of ${progress.week.daysPerWeek} days${progress.week.reached ? ', reached' : ''}`;
+      ? t('goals.done', { sessions: progress.sessions, count: progress.times })
+      : t('goals.progress', { sessions: progress.sessions, count: progress.times });
+    const week = t(progress.week.reached ? 'goals.weekReached' : 'goals.week',
+      { days: progress.week.days, count: progress.week.daysPerWeek });
     return h('li', { dataset: { goalId: goal.id }, class: progress.done ? 'done' : null },
       h('span', { class: 'name' }, goal.name),
-      h('span', { class: 'meta' }, `Set on ${created} · ${focus} · at least ${goal.minutes} min, ${goal.daysPerWeek} days a week`),
+      h('span', { class: 'meta' }, t('goals.line', { date: created, focus, minutes: formatMinutes(goal.minutes), count: goal.daysPerWeek })),
       goal.description ? h('span', { class: 'description' }, goal.description) : null,
-      h('span', { class: 'meta progress-line' }, `${line}. ${week}.`),
-      h('button', { class: 'remove', 'aria-label': `Remove goal ${goal.name}`, onClick: () => this.remove(goal) }, 'Remove'));
+      h('span', { class: 'meta progress-line' }, t('goals.progressLine', { line, week })),
+      h('button', { class: 'remove', 'aria-label': t('goals.removeNamed', { name: goal.name }), onClick: () => this.remove(goal) }, t('list.remove')));
   }
 
   clearErrors() {
@@ -130,7 +132,7 @@ export class GoalsView {
     if (categories.length > 0 || muscles.length === 0) body.categories = categories;
     if (muscles.length > 0) body.muscles = muscles;
     if (!Number.isFinite(body.times)) {
-      this.fieldError('times', 'must be a whole number from 1 to 365');
+      this.fieldError('times', t('goals.timesInvalid'));
       return;
     }
     if (await addItem(this, '/v1/me/goals', body)) {

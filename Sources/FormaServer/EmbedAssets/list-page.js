@@ -2,6 +2,7 @@
 // removing one. A view passes itself: it has `context`, a `status` live region, `refresh()` to redraw its list, and
 // `fieldError(field, message)` to show a message beside a field.
 import { h, show } from './dom.js';
+import { t } from './i18n.js';
 
 // Posts `body` to `path` and answers the stored item, or null when the server refused it: each field it names gets
 // its message (the first one named ends with the focus), anything else goes to the status line. On success the list
@@ -12,12 +13,12 @@ export async function addItem(view, path, body) {
     item = await view.context.api.post(path, body);
   } catch (error) {
     const fields = (error.problem && error.problem.errors) || [];
-    if (fields.length === 0) view.status.textContent = `Not added: ${error.message}`;
+    if (fields.length === 0) view.status.textContent = t('list.notAdded', { message: error.message });
     for (const field of fields.slice().reverse()) view.fieldError(field.field, field.detail);
     return null;
   }
   await view.refresh();
-  view.status.textContent = `Added ${item.name}.`;
+  view.status.textContent = t('list.added', { name: item.name });
   return item;
 }
 
@@ -27,12 +28,12 @@ export async function removeItem(view, path, name) {
     await view.context.api.request('DELETE', path);
   } catch (error) {
     if (error.status !== 404) {
-      view.status.textContent = `Not removed: ${error.message}`;
+      view.status.textContent = t('list.notRemoved', { message: error.message });
       return;
     }
   }
   await view.refresh();
-  view.status.textContent = `Removed ${name}.`;
+  view.status.textContent = t('list.removed', { name });
 }
 
 // Marks `input` invalid and shows `message` in `error` (its described-by element), or in the status line when the
@@ -65,7 +66,7 @@ export function showListPage(view, { page, headingId, heading, intro, form }) {
     view.list, view.status, form,
     h('div', { class: 'actions' },
       h('button', { id: 'exit', class: 'quiet', onClick: () => view.context.bridge.post('exit_kinestex', {}) },
-        'Close'))));
+        t('common.close')))));
 }
 
 // Fetches one page of items from `path` and redraws `view.list` with `view.item(each)` (or `empty` when there are
@@ -75,7 +76,7 @@ export async function redrawList(view, path, what, empty) {
   try {
     page = await view.context.api.get(path);
   } catch (error) {
-    view.context.fail('api', `${what}: ${error.message}`);
+    view.context.fail('api', t('error.prefixed', { field: what, message: error.message }));
     return null;
   }
   view.list.replaceChildren(...(page.items.length === 0

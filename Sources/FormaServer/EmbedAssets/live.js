@@ -2,6 +2,7 @@
 // as compact binary, events back as JSON text.
 
 import { speak } from './dom.js';
+import { t } from './i18n.js';
 
 const LANDMARKS = 33;
 
@@ -110,7 +111,7 @@ export class LiveSession {
         this.closed = true;
         clearInterval(this.keepAlive);
         this.summaryWaiters.splice(0).forEach((waiter) => waiter(null));
-        if (!ready) reject(new Error(close.reason || `the live session closed (${close.code})`));
+        if (!ready) reject(new Error(close.reason || t('live.closed', { code: String(close.code) })));
         if (this.onClose) this.onClose(close);
       };
     });

@@ -5,6 +5,7 @@
 // regions and the guidance by its own, so the SVG is hidden from screen readers.
 import { h, svg } from './dom.js';
 import { LANDMARKS, SkeletonDrawing } from './skeleton.js';
+import { t, formatNumber } from './i18n.js';
 
 const WIDTH = 1000;
 const RING_RADIUS = 70;
@@ -98,7 +99,9 @@ export class CameraStage {
     this.measured = event && Array.isArray(event.landmarks) ? event.landmarks.filter((i) => i >= 0 && i < LANDMARKS) : [];
     this.skeleton.highlight(this.measured);
     if (event && Number.isFinite(event.value)) {
-      this.angle.textContent = event.unit === 'degrees' ? `${Math.round(event.value)}°` : `${event.value.toFixed(2)}`;
+      this.angle.textContent = event.unit === 'degrees'
+        ? formatNumber(Math.round(event.value), { style: 'unit', unit: 'degree', unitDisplay: 'narrow' })
+        : formatNumber(event.value, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     } else {
       this.angle.textContent = '';
     }
@@ -112,7 +115,7 @@ export class CameraStage {
   // Whether the person is in the picture (the server's left_frame / returned_frame).
   presence(visible) {
     this.guidance.hidden = visible;
-    this.guidance.textContent = visible ? '' : 'Move back into the picture: the camera needs to see your whole body.';
+    this.guidance.textContent = visible ? '' : t('camera.moveBack');
     this.element.classList.toggle('away', !visible);
     if (!visible) this.progress(null);
   }

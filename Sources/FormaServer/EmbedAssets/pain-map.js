@@ -1,6 +1,7 @@
 // The pain map (/embed/pain-map, docs/rehab.md): the body map from GET /v1/body-map drawn as two SVG figures, a tap
 // or a key press choosing a region, and a form that saves a pain report and tells the host (`pain_reported`).
 import { h, show, svg } from './dom.js';
+import { t } from './i18n.js';
 
 const HEIGHT = 1000; // a figure's height in SVG units; its width is HEIGHT × aspectRatio
 
@@ -52,11 +53,11 @@ export class PainMapView {
 
   async open() {
     const { api } = this.context;
-    show(h('p', { class: 'status' }, 'Loading…'));
+    show(h('p', { class: 'status' }, t('common.loading')));
     try {
       this.map = await api.get('/v1/body-map');
     } catch (error) {
-      return this.context.fail('api', `body map: ${error.message}`);
+      return this.context.fail('api', t('error.prefixed', { field: 'body-map', message: error.message }));
     }
     this.labels = Object.fromEntries(this.map.regions.map((region) => [region.id, region]));
     this.render();
@@ -66,7 +67,7 @@ export class PainMapView {
   label(region, side) {
     const label = this.labels[region] ? this.labels[region].label : region;
     if (side === 'left' || side === 'right') {
-      return `${side === 'left' ? 'Left' : 'Right'} ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+      return t(side === 'left' ? 'pain.left' : 'pain.right', { label, lower: `${label.charAt(0).toLowerCase()}${label.slice(1)}` });
     }
     return label;
   }
@@ -82,9 +83,9 @@ export class PainMapView {
     const view = figure.view;
     const root = svg('svg', {
       viewBox: `0 0 ${width} ${HEIGHT}`, preserveAspectRatio: 'xMidYMid meet', class: 'figure', role: 'group',
-      'aria-label': view === 'front' ? 'Body seen from the front' : 'Body seen from behind', 'data-view': view,
+      'aria-label': view === 'front' ? t('pain.front') : t('pain.behind'), 'data-view': view,
     }, silhouette(width), areas.map((area) => {
-      const name = `${this.label(area.region, area.side)}, ${view}`;
+      const name = t('pain.regionView', { region: this.label(area.region, area.side), view: view === 'front' ? t('pain.viewFront') : t('pain.viewBack') });
       const group = svg('g', {
         class: 'region', role: 'button', tabindex: 0, 'aria-label': name, 'aria-pressed': 'false',
         'data-region': area.region, 'data-side': area.side, 'data-view': view,
@@ -109,44 +110,44 @@ export class PainMapView {
       const hit = hitTest(figure, point.x / width, point.y / HEIGHT);
       if (hit) this.choose(hit.region, hit.side, view);
     });
-    return h('figure', {}, root, h('figcaption', {}, view === 'front' ? 'Front' : 'Back'));
+    return h('figure', {}, root, h('figcaption', {}, view === 'front' ? t('body.front') : t('body.back')));
   }
 
   render() {
     const intensity = h('input', {
-      type: 'range', id: 'intensity', min: 0, max: 10, step: 1, value: 0, 'aria-valuetext': '0 out of 10, no pain',
+      type: 'range', id: 'intensity', min: 0, max: 10, step: 1, value: 0, 'aria-valuetext': t('pain.none0'),
     });
     const value = h('output', { id: 'intensity-value', for: 'intensity' }, '0');
     intensity.addEventListener('input', () => {
       value.textContent = intensity.value;
-      intensity.setAttribute('aria-valuetext', `${intensity.value} out of 10`);
+      intensity.setAttribute('aria-valuetext', t('pain.outOf10', { value: Number(intensity.value) }));
     });
     const select = (id, options) => h('select', { id }, options.map(([v, text]) => h('option', { value: v }, text)));
     this.form = {
       intensity,
       both: h('input', { type: 'checkbox', id: 'both-sides' }),
-      kind: select('kind', [['aching', 'Aching'], ['dull', 'Dull'], ['sharp', 'Sharp'], ['burning', 'Burning']]),
-      when: select('when', [['movement', 'When I move'], ['rest', 'At rest'], ['night', 'At night']]),
+      kind: select('kind', ['aching', 'dull', 'sharp', 'burning'].map((v) => [v, t(`pain.kind.${v}`)])),
+      when: select('when', ['movement', 'rest', 'night'].map((v) => [v, t(`pain.when.${v}`)])),
       note: h('textarea', { id: 'note', maxlength: 500, rows: 2 }),
-      save: h('button', { id: 'save', class: 'primary', disabled: true, onClick: () => this.save() }, 'Save'),
-      chosen: h('p', { id: 'selected', 'aria-live': 'polite' }, 'Tap where it hurts, or tab to a region and press Enter.'),
+      save: h('button', { id: 'save', class: 'primary', disabled: true, onClick: () => this.save() }, t('pain.save')),
+      chosen: h('p', { id: 'selected', 'aria-live': 'polite' }, t('pain.tap')),
       status: h('p', { id: 'saved', role: 'status' }),
       current: h('ul', { id: 'current', class: 'items' }),
     };
     const f = this.form;
     show(h('section', { class: 'pain-map' },
-      h('h1', {}, 'Where does it hurt?'),
+      h('h1', {}, t('pain.title')),
       h('div', { class: 'figures' }, this.map.figures.map((figure) => this.figure(figure))),
       f.chosen,
       h('div', { class: 'fields' },
-        h('label', { for: 'intensity' }, 'Pain now, 0 (none) to 10 (worst imaginable): '), intensity, value,
-        h('label', { for: 'both-sides', class: 'inline' }, f.both, ' Both sides'),
-        h('label', { for: 'kind' }, 'What it feels like'), f.kind,
-        h('label', { for: 'when' }, 'When it hurts'), f.when,
-        h('label', { for: 'note' }, 'Note (optional)'), f.note),
+        h('label', { for: 'intensity' }, t('pain.intensity')), intensity, value,
+        h('label', { for: 'both-sides', class: 'inline' }, f.both, ` ${t('pain.both')}`),
+        h('label', { for: 'kind' }, t('pain.kind')), f.kind,
+        h('label', { for: 'when' }, t('pain.when')), f.when,
+        h('label', { for: 'note' }, t('pain.note')), f.note),
       h('div', { class: 'actions' }, f.save),
       f.status,
-      h('h2', {}, 'Your pain now'),
+      h('h2', {}, t('pain.now')),
       f.current));
   }
 
@@ -160,7 +161,7 @@ export class PainMapView {
     const paired = this.labels[region] && this.labels[region].paired;
     this.form.both.disabled = !paired;
     if (!paired) this.form.both.checked = false;
-    this.form.chosen.textContent = `Selected: ${this.label(region, side)}`;
+    this.form.chosen.textContent = t('pain.selected', { region: this.label(region, side) });
     this.form.save.disabled = false;
   }
 
@@ -178,7 +179,7 @@ export class PainMapView {
     f.save.disabled = true;
     try {
       const report = await this.context.api.post('/v1/me/pain-reports', body);
-      f.status.textContent = `Saved: ${this.label(report.region, report.side)}, ${report.intensity}/10.`;
+      f.status.textContent = t('pain.saved', { region: this.label(report.region, report.side), intensity: report.intensity });
       this.context.bridge.post('pain_reported', {
         id: report.id, region: report.region, side: report.side, intensity: report.intensity, kind: report.kind,
         when: report.when, reportedAt: report.reportedAt,
@@ -208,10 +209,10 @@ export class PainMapView {
       element.classList.toggle('severe', Boolean(sideHurts && pain.restriction === 'avoid'));
     }
     this.form.current.replaceChildren(...(state.regions.length === 0
-      ? [h('li', {}, 'No pain reported in the last week.')]
+      ? [h('li', {}, t('pain.noneLastWeek'))]
       : state.regions.map((pain) => h('li', { 'data-region': pain.region },
         h('span', {}, this.label(pain.region, pain.side)),
-        h('span', {}, `${pain.intensity}/10`),
-        h('span', { class: 'meta' }, pain.restriction === 'avoid' ? 'workouts avoid it' : 'light work only')))));
+        h('span', {}, t('progress.painValue', { intensity: pain.intensity })),
+        h('span', { class: 'meta' }, pain.restriction === 'avoid' ? t('pain.avoid') : t('pain.light'))))));
   }
 }

@@ -6,6 +6,7 @@ import { h, show as showPage, formatSeconds, sleep, speak } from './dom.js';
 import { LiveSession, mistakeList } from './live.js';
 import { stageEvent } from './overlay.js';
 import { resultsView, shareText, totalsOf } from './results.js';
+import { t, formatMinutes, formatPercent } from './i18n.js';
 
 const COUNTDOWN_SECONDS = 3;
 
@@ -45,7 +46,7 @@ export class WorkoutPlayer {
     try {
       this.workout = await this.api.get(`/v1/workouts/${encodeURIComponent(this.workoutId)}`);
     } catch (error) {
-      this.context.fail(error.status === 404 ? 'not_found' : 'api', `workout: ${error.message}`);
+      this.context.fail(error.status === 404 ? 'not_found' : 'api', t('error.prefixed', { field: 'workout', message: error.message }));
       return;
     }
     const workout = this.workout;
@@ -53,7 +54,7 @@ export class WorkoutPlayer {
     this.show(
       h('section', { class: 'summary' },
         h('h1', {}, workout.name),
-        h('p', { class: 'meta' }, `${workout.level} · about ${Math.round(workout.estimatedSeconds / 60)} min`),
+        h('p', { class: 'meta' }, t('player.summaryLine', { level: workout.level, minutes: formatMinutes(Math.round(workout.estimatedSeconds / 60)) })),
         workout.theme ? themeLine(workout.theme) : null,
         h('ol', { class: 'items' }, workout.items.map((item) =>
           h('li', { dataset: { exerciseId: item.exerciseId } },
@@ -62,8 +63,8 @@ export class WorkoutPlayer {
             h('span', { class: 'time' }, formatSeconds(item.estimatedSeconds))))),
         h('div', { class: 'actions' },
           h('button', { id: 'start', class: 'primary', onClick: () => this.start() },
-            workout.activeRun && workout.activeRun.workoutId === workout.id ? 'Resume workout' : 'Start workout'),
-          h('button', { id: 'exit', onClick: () => this.exit('summary') }, 'Exit'))));
+            workout.activeRun && workout.activeRun.workoutId === workout.id ? t('player.resumeWorkout') : t('player.startWorkout')),
+          h('button', { id: 'exit', onClick: () => this.exit('summary') }, t('player.exit')))));
   }
 
   async start() {
@@ -128,7 +129,7 @@ export class WorkoutPlayer {
         result.counted = true;
       } catch (error) {
         this.live = null;
-        this.context.report('live', `live: ${error.message}; count your repetitions yourself`);
+        this.context.report('live', t('player.liveFailed', { message: error.message }));
       }
     }
 
@@ -171,7 +172,7 @@ export class WorkoutPlayer {
 
   async countdown(item) {
     for (let left = COUNTDOWN_SECONDS; left > 0 && !this.exited; left -= 1) {
-      this.render({ title: item.name, big: String(left), caption: 'Get ready', buttons: ['exit'] });
+      this.render({ title: item.name, big: String(left), caption: t('player.getReady'), buttons: ['exit'] });
       await this.wait(1000);
     }
   }
@@ -230,9 +231,9 @@ export class WorkoutPlayer {
     });
     this.phase = phase;
     const draw = (left) => this.render({
-      title: 'Rest',
+      title: t('player.rest'),
       big: formatSeconds(left),
-      caption: `Next: ${item.name}, set ${set + 1} of ${item.sets}`,
+      caption: t('player.nextSet', { name: item.name, set: set + 1, sets: item.sets }),
       buttons: ['skip-rest', 'pause', 'exit'],
     });
     draw(item.restSeconds);
@@ -319,7 +320,7 @@ export class WorkoutPlayer {
 
   liveClosed(close) {
     if (close.code === 1000 || this.exited) return;
-    this.context.report('live', `live: ${close.reason || `the session closed (${close.code})`}`);
+    this.context.report('live', `live: ${close.reason || t('live.closed', { code: String(close.code) })}`);
     if (this.result) this.result.counted = false;
     this.live = null;
     // The set goes on, ticked off by hand.
@@ -371,7 +372,7 @@ export class WorkoutPlayer {
     this.context.releaseCamera();
     if (this.onExit) return this.onExit(where);
     this.bridge.post('exit_kinestex', { workoutId: this.workout ? this.workout.id : this.workoutId });
-    this.show(h('section', { class: 'done' }, h('p', { class: 'status' }, 'You left the workout.')));
+    this.show(h('section', { class: 'done' }, h('p', { class: 'status' }, t('player.left'))));
   }
 
   // ---- end of the workout
@@ -390,7 +391,7 @@ export class WorkoutPlayer {
     try {
       run = await this.api.post(`/v1/workouts/${encodeURIComponent(workout.id)}/save`, { results });
     } catch (error) {
-      this.context.report('api', `save: ${error.message}`);
+      this.context.report('api', t('error.prefixed', { field: 'save', message: error.message }));
     }
     this.context.releaseCamera();
     if (run && run.planUnlocked) {
@@ -460,13 +461,13 @@ export class WorkoutPlayer {
     if (!run) {
       this.show(
         h('section', { class: 'finished' },
-          h('h1', { id: 'results-title', tabindex: '-1' }, 'Workout complete'),
-          h('p', { class: 'status', role: 'alert' }, 'Your results could not be saved; these are the counts of this screen.'),
+          h('h1', { id: 'results-title', tabindex: '-1' }, t('results.title')),
+          h('p', { class: 'status', role: 'alert' }, t('results.notSaved')),
           h('dl', { class: 'totals' },
-            h('dt', {}, 'Repetitions'), h('dd', { id: 'total-repeats' }, String(totalRepeats)),
-            h('dt', {}, 'Time'), h('dd', {}, formatSeconds(totalSeconds)),
-            h('dt', {}, 'Form'), h('dd', {}, accuracy === null ? '—' : `${accuracy}% clean repetitions`)),
-          h('button', { id: 'close', class: 'primary', onClick: () => this.exit('finished') }, 'Close')));
+            h('dt', {}, t('results.repetitions')), h('dd', { id: 'total-repeats' }, String(totalRepeats)),
+            h('dt', {}, t('results.time')), h('dd', {}, formatSeconds(totalSeconds)),
+            h('dt', {}, t('results.form')), h('dd', {}, accuracy === null ? '—' : t('results.clean', { percent: formatPercent(accuracy) }))),
+          h('button', { id: 'close', class: 'primary', onClick: () => this.exit('finished') }, t('common.close'))));
       const heading = document.getElementById('results-title');
       if (heading) heading.focus();
       return;
@@ -490,13 +491,13 @@ export class WorkoutPlayer {
     if (item.holdSeconds && !counted) {
       if (secondsLeft !== undefined) this.secondsLeft = secondsLeft;
       big = formatSeconds(this.secondsLeft ?? item.holdSeconds);
-      caption = `Set ${this.set} of ${item.sets} · hold ${item.holdSeconds} s`;
+      caption = t('player.setHold', { set: this.set, sets: item.sets, seconds: item.holdSeconds });
     } else if (counted) {
       big = `${this.setReps} / ${item.reps}`;
-      caption = `Set ${this.set} of ${item.sets}`;
+      caption = t('player.set', { set: this.set, sets: item.sets });
     } else {
-      big = `${item.reps} reps`;
-      caption = `Set ${this.set} of ${item.sets} · tap "Set done" when finished`;
+      big = t('player.reps', { count: item.reps });
+      caption = t('player.setTap', { set: this.set, sets: item.sets });
     }
     const buttons = ['pause', 'finish', 'exit'];
     if (!counted && !item.holdSeconds) buttons.unshift('set-done');
@@ -505,21 +506,21 @@ export class WorkoutPlayer {
 
   render({ title, big, caption, cue, buttons, counter }) {
     const all = {
-      'set-done': h('button', { id: 'set-done', class: 'primary', onClick: () => this.setDone() }, 'Set done'),
-      'skip-rest': h('button', { id: 'skip-rest', class: 'primary', onClick: () => this.phase && this.phase.end('skipped') }, 'Skip rest'),
-      pause: h('button', { id: 'pause', onClick: () => this.togglePause() }, this.paused ? 'Resume' : 'Pause'),
-      finish: h('button', { id: 'finish-exercise', onClick: () => this.finishExercise() }, 'Finish exercise'),
-      exit: h('button', { id: 'exit', class: 'quiet', onClick: () => this.exit('player') }, 'Exit'),
+      'set-done': h('button', { id: 'set-done', class: 'primary', onClick: () => this.setDone() }, t('player.setDone')),
+      'skip-rest': h('button', { id: 'skip-rest', class: 'primary', onClick: () => this.phase && this.phase.end('skipped') }, t('player.skipRest')),
+      pause: h('button', { id: 'pause', onClick: () => this.togglePause() }, this.paused ? t('player.resume') : t('player.pause')),
+      finish: h('button', { id: 'finish-exercise', onClick: () => this.finishExercise() }, t('player.finishExercise')),
+      exit: h('button', { id: 'exit', class: 'quiet', onClick: () => this.exit('player') }, t('player.exit')),
     };
     this.show(
       h('section', { class: 'player', dataset: { phase: this.phase ? this.phase.kind : 'countdown' } },
-        h('p', { class: 'progress' }, `Exercise ${this.itemIndex + 1} of ${this.workout.items.length}`),
+        h('p', { class: 'progress' }, t('player.exerciseOf', { number: this.itemIndex + 1, count: this.workout.items.length })),
         this.theme ? themeLine(this.theme) : null,
         h('h1', {}, title),
         h('p', { class: 'big', id: counter ? 'rep-count' : 'display' }, big),
         h('p', { class: 'caption' }, caption),
         h('p', { class: 'cue', id: 'cue', role: 'status' }, cue || ''),
-        this.paused ? h('p', { class: 'paused' }, 'Paused') : null,
+        this.paused ? h('p', { class: 'paused' }, t('player.paused')) : null,
         h('div', { class: 'actions' }, buttons.map((name) => all[name]))),
       this.context.stage().shown(Boolean(counter && this.phase && this.phase.kind === 'work')));
   }
@@ -530,10 +531,10 @@ async function share(text, status) {
   try {
     if (navigator.share) {
       await navigator.share({ text });
-      status.textContent = 'Shared.';
+      status.textContent = t('results.shared');
     } else if (navigator.clipboard && navigator.clipboard.writeText) {
       await navigator.clipboard.writeText(text);
-      status.textContent = `Copied to the clipboard: ${text}`;
+      status.textContent = t('results.copied', { text });
     } else {
       status.textContent = text;
     }
@@ -545,10 +546,10 @@ async function share(text, status) {
 
 // "Theme: Running · Daft Punk".
 function themeLine(theme) {
-  return h('p', { class: 'theme', id: 'theme' }, `Theme: ${theme.name} · ${theme.theme}`);
+  return h('p', { class: 'theme', id: 'theme' }, t('player.theme', { name: theme.name, theme: theme.theme }));
 }
 
 export function dose(item) {
-  if (item.holdSeconds) return `${item.sets} × ${item.holdSeconds} s`;
-  return `${item.sets} × ${item.reps}`;
+  if (item.holdSeconds) return t('player.doseHold', { sets: item.sets, seconds: item.holdSeconds });
+  return t('player.doseReps', { sets: item.sets, reps: item.reps });
 }

@@ -1,5 +1,6 @@
 // Where landmarks come from: MediaPipe's pose landmarker on the camera, or a recorded pose file (?replay=URL,
 // DESIGN.md's format). Both hand frames to the same callback, so everything after the landmarks is one code path.
+import { t } from './i18n.js';
 
 export class ReplaySource {
   constructor(url) {
@@ -19,17 +20,17 @@ export class ReplaySource {
     try {
       response = await fetch(this.url, { mode: 'cors', credentials: 'omit' });
     } catch (error) {
-      throw new Error(`replay: the recording at ${this.url} cannot be fetched`);
+      throw new Error(t('replay.unreachable', { url: this.url }));
     }
-    if (!response.ok) throw new Error(`replay: the recording at ${this.url} answered HTTP ${response.status}`);
+    if (!response.ok) throw new Error(t('replay.status', { url: this.url, status: String(response.status) }));
     let recording;
     try {
       recording = await response.json();
     } catch (error) {
-      throw new Error('replay: the recording is not JSON');
+      throw new Error(t('replay.notJson'));
     }
     if (!recording || !Array.isArray(recording.frames) || recording.frames.length === 0) {
-      throw new Error('replay: the recording has no frames');
+      throw new Error(t('replay.noFrames'));
     }
     this.frames = recording.frames;
     if (typeof recording.aspectRatio === 'number') this.aspectRatio = recording.aspectRatio;
@@ -90,7 +91,7 @@ export class CameraSource {
     try {
       vision = await import(this.settings.script);
     } catch (error) {
-      throw new Error('camera: the pose model could not be loaded');
+      throw new Error(t('camera.noModel'));
     }
     const fileset = await vision.FilesetResolver.forVisionTasks(this.settings.wasm);
     this.landmarker = await vision.PoseLandmarker.createFromOptions(fileset, {
@@ -101,7 +102,7 @@ export class CameraSource {
     try {
       this.stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'user' }, audio: false });
     } catch (error) {
-      throw new Error('camera: access to the camera was not granted');
+      throw new Error(t('camera.denied'));
     }
     this.video.srcObject = this.stream;
     await this.video.play();

@@ -4,6 +4,8 @@
 // and the accent used as text is lightened (dark style) or darkened (light style) until it reaches 4.5:1 against the
 // page, as WCAG 2.1 AA asks of normal text.
 
+import { t } from './i18n.js';
+
 export const STYLES = ['dark', 'light'];
 
 const MINIMUM_TEXT_CONTRAST = 4.5;
@@ -64,7 +66,7 @@ export class PageLook {
   setStyle(name) {
     if (name === undefined || name === null || name === '') return null;
     const style = String(name).toLowerCase();
-    if (!STYLES.includes(style)) return `style: '${name}' is not a style of these pages (${STYLES.join(' or ')})`;
+    if (!STYLES.includes(style)) return t('style.unknown', { value: String(name), styles: STYLES.join(t('style.or')) });
     this.style = style;
     this.apply();
     return null;
@@ -101,6 +103,6 @@ export class PageLook {
     }
     const image = header.querySelector('img');
     image.src = this.branding.logo;
-    image.alt = this.companyName ? `${this.companyName} logo` : 'Logo';
+    image.alt = this.companyName ? t('style.logoOf', { company: this.companyName }) : t('style.logo');
   }
 }

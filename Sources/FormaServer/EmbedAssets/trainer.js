@@ -3,6 +3,7 @@
 // the workout player; the next session told to the host as `trainer_schedule_next_workout`.
 import { h, sleep } from './dom.js';
 import { WorkoutPlayer, dose } from './player.js';
+import { t, formatMinutes } from './i18n.js';
 
 const RETRIES = 3; // sends of one answer after a network error or a 5xx before the person is asked to send again
 
@@ -36,12 +37,8 @@ export function preFill(params) {
   return body;
 }
 
-const PLACEHOLDERS = {
-  years: 'for example 34',
-  cm: 'for example 178 cm or 5\'10"',
-  kg: 'for example 76 kg or 168 lb',
-  minutes: 'for example 30',
-};
+// Examples of what the server reads for a number with a unit (catalogue keys `trainer.example.<unit>`).
+const PLACEHOLDERS = ['years', 'cm', 'kg', 'minutes'];
 
 export class TrainerView {
   constructor(context) {
@@ -63,22 +60,22 @@ export class TrainerView {
     // The page's own live region announces the trainer's new messages; the whole view is not read out again.
     this.appLive = app.getAttribute('aria-live');
     app.setAttribute('aria-live', 'off');
-    this.list = h('ol', { id: 'messages', class: 'messages', 'aria-label': 'Conversation' });
+    this.list = h('ol', { id: 'messages', class: 'messages', 'aria-label': t('trainer.conversation') });
     this.announcer = h('p', { id: 'announcer', class: 'visually-hidden', 'aria-live': 'polite' });
     this.composer = h('div', { id: 'composer', class: 'composer' });
     this.stage = h('div', { id: 'trainer-player', class: 'inline-player', hidden: true });
     app.replaceChildren(
       h('section', { class: 'trainer', 'aria-labelledby': 'trainer-title' },
         h('div', { class: 'trainer-head' },
-          h('h1', { id: 'trainer-title' }, 'Your trainer'),
-          h('button', { id: 'close', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, 'Close')),
+          h('h1', { id: 'trainer-title' }, t('trainer.title')),
+          h('button', { id: 'close', class: 'quiet', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, t('common.close'))),
         this.list, this.announcer, this.composer, this.stage));
-    this.composer.append(h('p', { class: 'status' }, 'Loading…'));
+    this.composer.append(h('p', { class: 'status' }, t('common.loading')));
     try {
       const conversation = await this.api.post('/v1/trainer/conversations', preFill(this.context.params));
       this.update(conversation, { announce: false });
     } catch (error) {
-      this.context.fail(error.status === 422 ? 'configuration' : 'api', `trainer: ${error.message}`);
+      this.context.fail(error.status === 422 ? 'configuration' : 'api', t('error.prefixed', { field: 'trainer', message: error.message }));
     }
   }
 
@@ -118,7 +115,7 @@ export class TrainerView {
   messageItem(message, index) {
     const trainer = message.author === 'trainer';
     return h('li', { class: `message ${trainer ? 'trainer' : 'person'}`, id: `message-${index}`, dataset: { field: message.field } },
-      h('span', { class: 'visually-hidden' }, trainer ? 'Trainer: ' : 'You: '),
+      h('span', { class: 'visually-hidden' }, trainer ? t('trainer.saysTrainer') : t('trainer.saysYou')),
       h('span', { class: 'text' }, message.text));
   }
 
@@ -143,13 +140,13 @@ export class TrainerView {
     composer.setAttribute('aria-busy', this.sending ? 'true' : 'false');
     if (c.status !== 'active') {
       composer.replaceChildren(h('div', { class: 'actions' },
-        h('button', { id: 'new-session', onClick: () => this.restart() }, 'Start another check-in'),
-        h('button', { id: 'done', class: 'primary', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, 'Done')));
+        h('button', { id: 'new-session', onClick: () => this.restart() }, t('trainer.another')),
+        h('button', { id: 'done', class: 'primary', onClick: () => this.context.bridge.post('exit_kinestex', {}) }, t('trainer.done'))));
       return;
     }
     const asked = this.question();
     if (!asked) {
-      composer.replaceChildren(h('p', { class: 'status' }, 'Waiting for the trainer…'));
+      composer.replaceChildren(h('p', { class: 'status' }, t('trainer.waiting')));
       return;
     }
     const { message, index } = asked;
@@ -178,7 +175,7 @@ export class TrainerView {
           h('button', {
             id: 'send-choices', class: 'primary', disabled: this.sending || this.selected.size === 0,
             onClick: () => this.send({ field: message.field, choices: message.quickReplies.map((r) => r.id).filter((id) => this.selected.has(id)) }),
-          }, this.selected.size ? `Send (${this.selected.size})` : 'Send')));
+          }, this.selected.size ? t('trainer.sendCount', { count: this.selected.size }) : t('trainer.send'))));
       }
     }
     parts.push(this.typedAnswer(message, questionId, error));
@@ -203,8 +200,8 @@ export class TrainerView {
   typedAnswer(message, questionId, error) {
     const errorId = 'answer-error';
     const hint = message.expects === 'number_with_unit'
-      ? PLACEHOLDERS[message.unit] || ''
-      : message.expects === 'date_time' ? 'for example tomorrow 7am or Thu evening' : 'or type your answer';
+      ? (PLACEHOLDERS.includes(message.unit) ? t(`trainer.example.${message.unit}`) : '')
+      : message.expects === 'date_time' ? t('trainer.example.dateTime') : t('trainer.example.text');
     const numeric = message.unit === 'years' || message.unit === 'minutes';
     const input = h('input', {
       id: 'answer', type: 'text', autocomplete: 'off', maxlength: 500, placeholder: hint,
@@ -212,23 +209,23 @@ export class TrainerView {
       'aria-describedby': error ? errorId : null, 'aria-invalid': error ? 'true' : null, disabled: this.sending,
     });
     const picker = message.expects === 'date_time'
-      ? h('input', { id: 'answer-datetime', type: 'datetime-local', disabled: this.sending, 'aria-label': 'Or pick a date and time' })
+      ? h('input', { id: 'answer-datetime', type: 'datetime-local', disabled: this.sending, 'aria-label': t('trainer.pick') })
       : null;
     const submit = (event) => {
       event.preventDefault();
       const text = input.value.trim() || (picker && picker.value) || '';
       if (!text) {
-        this.drawComposer(message.expects === 'date_time' ? 'Type or pick a time, or choose one above.' : 'Type an answer, or choose one above.');
+        this.drawComposer(message.expects === 'date_time' ? t('trainer.emptyTime') : t('trainer.emptyText'));
         this.composer.querySelector('#answer').focus();
         return;
       }
       this.send({ field: message.field, text }, text);
     };
-    const label = message.expects === 'number_with_unit' && message.unit ? `Your answer (${message.unit})` : 'Your answer';
+    const label = message.expects === 'number_with_unit' && message.unit ? t('trainer.answerUnit', { unit: message.unit }) : t('trainer.answer');
     return h('form', { class: 'typed', onSubmit: submit, 'aria-labelledby': questionId },
       h('label', { for: 'answer' }, label),
       h('div', { class: 'row' }, input, picker,
-        h('button', { id: 'send', type: 'submit', class: 'primary', disabled: this.sending }, 'Send')),
+        h('button', { id: 'send', type: 'submit', class: 'primary', disabled: this.sending }, t('trainer.send'))),
       h('p', { id: errorId, class: 'answer-error', role: 'alert' }, error || ''));
   }
 
@@ -275,8 +272,8 @@ export class TrainerView {
       }
       return;
     }
-    this.context.report('api', `trainer: ${failure.message}`);
-    this.drawComposer(`${failure.message} Send again to retry.`);
+    this.context.report('api', t('error.prefixed', { field: 'trainer', message: failure.message }));
+    this.drawComposer(t('trainer.retry', { message: failure.message }));
     const input = this.composer.querySelector('#answer');
     if (input && typed) input.value = typed;
   }
@@ -285,7 +282,7 @@ export class TrainerView {
     try {
       this.update(await this.api.get(`/v1/trainer/conversations/${encodeURIComponent(this.conversation.id)}`));
     } catch (error) {
-      this.context.report('api', `trainer: ${error.message}`);
+      this.context.report('api', t('error.prefixed', { field: 'trainer', message: error.message }));
     }
   }
 
@@ -294,7 +291,7 @@ export class TrainerView {
       this.update(await this.api.post('/v1/trainer/conversations', preFill(this.context.params)));
       this.focusComposer();
     } catch (error) {
-      this.context.report('api', `trainer: ${error.message}`);
+      this.context.report('api', t('error.prefixed', { field: 'trainer', message: error.message }));
     }
   }
 
@@ -308,7 +305,7 @@ export class TrainerView {
   workoutCard(workout) {
     const playable = typeof workout.workoutId === 'string' && workout.workoutId;
     return h('section', { class: 'workout-card', id: 'trainer-workout', 'aria-labelledby': 'trainer-workout-title' },
-      h('h2', { id: 'trainer-workout-title' }, `Today's workout · about ${Math.round(workout.estimatedSeconds / 60)} min`),
+      h('h2', { id: 'trainer-workout-title' }, t('trainer.today', { minutes: formatMinutes(Math.round(workout.estimatedSeconds / 60)) })),
       h('ol', { class: 'items' }, workout.items.map((item) =>
         h('li', { dataset: { exerciseId: item.exerciseId } },
           h('span', { class: 'name' }, item.name), h('span', { class: 'dose' }, dose(item))))),
@@ -316,8 +313,8 @@ export class TrainerView {
         h('button', {
           id: 'start-workout', class: 'primary', disabled: !playable || this.sending,
           onClick: () => this.play(workout.workoutId),
-        }, 'Start workout'),
-        playable ? null : h('p', { class: 'meta' }, 'This workout cannot be played here; tell me when you are done.')));
+        }, t('player.startWorkout')),
+        playable ? null : h('p', { class: 'meta' }, t('trainer.notPlayable'))));
   }
 
   // Plays the workout inline. Leaving early tells the host (`workout_exit_request`) and comes back to the chat;
