@@ -78,15 +78,16 @@ extension FormaAPIHandler {
             throw InputError.invalid(field: "exerciseId", "is '\(named)', but this recording is for '\(exerciseID)'")
         }
         let (recording, analysis) = try analyse(body)
-        try await answeringStorageFailure("Unable to record the exercise. Please try again.") {
+        let (answer, levelAfter) = try await answeringStorageFailure("Unable to record the exercise. Please try again.") {
             try await store.record(
-                analysis, recording: recording, exerciseID: exerciseID, recordedAt: body.recordedAt, in: test)
+                analysis, recording: recording, exerciseID: exerciseID, recordedAt: body.recordedAt, in: test
+            ) { scoped, fresh in
+                let completed = fresh.status == FitnessTestStatus.completed.rawValue ? fresh.levelAfter : nil
+                return (try await FitnessMapping.test(fresh, store: scoped), completed)
+            }
         }
-        let fresh = try await store.fitnessTest(input.path.id)
-        if fresh.status == FitnessTestStatus.completed.rawValue, let after = fresh.levelAfter {
-            logger.info("fitness test completed", metadata: ["level": "\(after)"])
-        }
-        return .ok(.init(body: .json(try await FitnessMapping.test(fresh, store: store))))
+        if let levelAfter { logger.info("fitness test completed", metadata: ["level": "\(levelAfter)"]) }
+        return .ok(.init(body: .json(answer)))
     }
 
     func getFitnessLevel(_ input: Operations.GetFitnessLevel.Input) async throws -> Operations.GetFitnessLevel.Output {

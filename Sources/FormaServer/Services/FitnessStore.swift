@@ -175,14 +175,15 @@ struct FitnessStore {
 
     /// Records one exercise of `test`, replacing an earlier recording of it, and completes the test when every
     /// exercise has a result.
-    func record(
+    func record<Answer: Sendable>(
         _ analysis: InertialAnalysis, recording: InertialRecording, exerciseID: String, recordedAt: Date,
-        in test: FitnessTestModel
-    ) async throws {
+        in test: FitnessTestModel,
+        answer: @escaping @Sendable (_ store: FitnessStore, _ recorded: FitnessTestModel) async throws -> Answer
+    ) async throws -> Answer {
         let testID = try test.requireID()
         let row = try motionRow(analysis, recording: recording, exerciseID: exerciseID, recordedAt: recordedAt)
         row.fitnessTestID = testID
-        try await database.transaction { transaction in
+        return try await database.transaction { transaction in
             let sql = try transaction.sql()
             // First a write on the test's row: it takes the row lock (PostgreSQL) or the write lock (SQLite), so
             // recordings of one test run one after another, and a completed test refuses more.
@@ -203,8 +204,14 @@ struct FitnessStore {
             let exerciseIDs = try Self.codec.decoder.decode([String].self, from: test.exerciseIDs)
             let results = try await MotionTestModel.query(on: transaction).filter(\.$fitnessTestID == testID).all()
             let recorded = Set(results.compactMap(\.exerciseID))
-            guard exerciseIDs.allSatisfy(recorded.contains) else { return }
-            try await complete(test, results: results, exerciseIDs: exerciseIDs, on: transaction)
+            if exerciseIDs.allSatisfy(recorded.contains) {
+                try await complete(test, results: results, exerciseIDs: exerciseIDs, on: transaction)
+            }
+            // The answer is read in the same transaction: an error after the commit would tell the client that a
+            // recording which landed had failed, and its retry would land it twice.
+            let scoped = FitnessStore(
+                database: transaction, companyID: companyID, userID: userID, now: now, catalog: catalog)
+            return try await answer(scoped, try await scoped.fitnessTest(testID.uuidString))
         }
     }
 
