@@ -15,6 +15,11 @@ final class APIKeyModel: Model, @unchecked Sendable {
     /// Set when the key was replaced by `forma company rotate-key`; a revoked key no longer authenticates.
     @OptionalField(key: "revoked_at") var revokedAt: Date?
 
+    /// The properties above, listed by hand: Fluent's default finds them by reflection (`Mirror`) on every
+    /// read and write of a row, which was a tenth of a release server's CPU time (docs/performance.md).
+    /// `ModelPropertiesTests` fails if this list and the declarations differ.
+    var properties: [any AnyProperty] { [$id, $company, $keyHash, $keyPrefix, $createdAt, $revokedAt] }
+
     init() {}
 
     init(companyID: UUID, keyHash: String, keyPrefix: String) {

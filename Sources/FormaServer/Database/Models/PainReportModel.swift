@@ -22,6 +22,11 @@ final class PainReportModel: Model, @unchecked Sendable {
     @Field(key: "reported_at") var reportedAt: Date
     @Field(key: "created_at") var createdAt: Date
 
+    /// The properties above, listed by hand: Fluent's default finds them by reflection (`Mirror`) on every
+    /// read and write of a row, which was a tenth of a release server's CPU time (docs/performance.md).
+    /// `ModelPropertiesTests` fails if this list and the declarations differ.
+    var properties: [any AnyProperty] { [$id, $companyID, $userID, $region, $side, $intensity, $kind, $timing, $note, $reportedAt, $createdAt] }
+
     init() {}
 
     init(companyID: UUID, userID: UUID, report: PainReportValues, createdAt: Date) {

@@ -26,6 +26,11 @@ final class UserModel: Model, @unchecked Sendable {
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
     @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
 
+    /// The properties above, listed by hand: Fluent's default finds them by reflection (`Mirror`) on every
+    /// read and write of a row, which was a tenth of a release server's CPU time (docs/performance.md).
+    /// `ModelPropertiesTests` fails if this list and the declarations differ.
+    var properties: [any AnyProperty] { [$id, $company, $externalID, $email, $passwordHash, $displayName, $age, $heightCentimetres, $weightKilograms, $gender, $lifestyle, $timeZone, $privateProfile, $createdAt, $updatedAt] }
+
     init() {}
 
     init(companyID: UUID, externalID: String? = nil, email: String? = nil, passwordHash: String? = nil) {

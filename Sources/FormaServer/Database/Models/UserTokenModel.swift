@@ -21,6 +21,11 @@ final class UserTokenModel: Model, @unchecked Sendable {
     @Field(key: "expires_at") var expiresAt: Date
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 
+    /// The properties above, listed by hand: Fluent's default finds them by reflection (`Mirror`) on every
+    /// read and write of a row, which was a tenth of a release server's CPU time (docs/performance.md).
+    /// `ModelPropertiesTests` fails if this list and the declarations differ.
+    var properties: [any AnyProperty] { [$id, $user, $companyID, $tokenHash, $kind, $expiresAt, $createdAt] }
+
     init() {}
 
     init(userID: UUID, companyID: UUID, tokenHash: String, kind: Kind, expiresAt: Date) {

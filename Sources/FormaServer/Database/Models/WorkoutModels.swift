@@ -28,6 +28,11 @@ final class WorkoutModel: Model, @unchecked Sendable {
     /// The theme the workout was generated with (``ThemeSnapshot`` as JSON); `nil` for none.
     @OptionalField(key: "theme") var theme: Data?
 
+    /// The properties above, listed by hand: Fluent's default finds them by reflection (`Mirror`) on every
+    /// read and write of a row, which was a tenth of a release server's CPU time (docs/performance.md).
+    /// `ModelPropertiesTests` fails if this list and the declarations differ.
+    var properties: [any AnyProperty] { [$id, $companyID, $userID, $name, $category, $level, $minutes, $estimatedSeconds, $content, $planID, $planSessionID, $savedAt, $timesCompleted, $createdAt, $pain, $theme] }
+
     init() {}
 }
 
@@ -63,6 +68,11 @@ final class WorkoutRunModel: Model, @unchecked Sendable {
     /// The trainer's check-in of this run (FormaCore's `SessionCheckIn` as JSON), attached when the trainer
     /// conversation whose workout this is completes its check-in; `nil` otherwise (docs/trainer.md).
     @OptionalField(key: "check_in") var checkIn: Data?
+
+    /// The properties above, listed by hand: Fluent's default finds them by reflection (`Mirror`) on every
+    /// read and write of a row, which was a tenth of a release server's CPU time (docs/performance.md).
+    /// `ModelPropertiesTests` fails if this list and the declarations differ.
+    var properties: [any AnyProperty] { [$id, $companyID, $userID, $workoutID, $status, $startedAt, $activeSince, $accumulatedSeconds, $endedAt, $results, $totalReps, $planUnlock, $version, $themeID, $theme, $checkIn] }
 
     init() {}
 }
