@@ -25,9 +25,12 @@ struct DailyActivity {
     }
 
     /// The local day of `now`, and the instants it starts and ends at.
-    var today: (date: LocalDate, start: Date, end: Date) {
+    var today: (date: LocalDate, start: Date, end: Date) { Self.today(of: now, in: timeZone) }
+
+    /// The local day of `now` in `timeZone`, and the instants it starts and ends at.
+    static func today(of now: Date, in timeZone: TimeZone) -> (date: LocalDate, start: Date, end: Date) {
         let date = StreakRules.day(of: now, in: timeZone)
-        return (date, Self.start(of: date, in: timeZone), Self.start(of: date.adding(days: 1), in: timeZone))
+        return (date, start(of: date, in: timeZone), start(of: date.adding(days: 1), in: timeZone))
     }
 
     func read() async throws -> Today {

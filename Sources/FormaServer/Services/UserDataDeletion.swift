@@ -19,6 +19,7 @@ enum UserDataDeletion {
 
     /// Tables holding rows keyed by `user_id`, children before parents.
     static let userOwnedTables: [String] = [
+        MissionCompletionModel.schema,
         TrainerReplyModel.schema,
         TrainerConversationModel.schema,
         TrainerProfileModel.schema,

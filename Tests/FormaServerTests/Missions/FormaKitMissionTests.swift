@@ -1,0 +1,32 @@
+import FormaKit
+import Foundation
+import Testing
+
+@testable import FormaServer
+
+@Suite("FormaKit's daily missions against a running server")
+struct FormaKitMissionTests {
+    @Test func aHostAppReadsMissionsThatAGiftCompletes() async throws {
+        try await withLiveServer { app, server in
+            // setup: Ada has points to give, Bob exists
+            let api = APIClient(app: app)
+            let acme = try await PointsCompany.create(api)
+            let secret = try await acme.hs256Secret()
+            try await fund(acme.person("ada"), company: acme, secret: secret, points: 50, user: "ada")
+            _ = try await acme.person("bob").statement()
+            let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+            let ada = FormaKit(baseURL: url, apiKey: acme.key, companyName: "Acme", userId: "ada")
+
+            // act
+            let before = try await ada.dailyMissions()
+            _ = try await ada.giveGift(to: "bob", points: 5, message: nil, idempotencyKey: "k1")
+            let after = try await ada.dailyMissions()
+
+            // verify
+            #expect(before.missions.map(\.id) == ["train", "encourage", "go-live"] && before.timeZone == "UTC")
+            #expect(before.missions.allSatisfy { !$0.completed && $0.points == 5 })
+            let encourage = try #require(after.missions.first { $0.id == "encourage" })
+            #expect(encourage.completed && encourage.progress == 1 && encourage.completedAt != nil)
+        }
+    }
+}
