@@ -186,7 +186,7 @@ struct PersonMissions {
 
     /// Cheers the person gave in the span.
     func cheersGiven(from start: Date, to end: Date) async throws -> Int {
-        0
+        try await CheerStore(database: database, companyID: companyID, userID: userID, now: now).given(from: start, to: end)
     }
 
     static func key(_ date: LocalDate) -> String { GoalMapping.day(date) }

@@ -29,4 +29,35 @@ struct FormaKitMissionTests {
             #expect(encourage.completed && encourage.progress == 1 && encourage.completedAt != nil)
         }
     }
+
+    @Test func aHostAppCheersARunOfSomeoneItFollows() async throws {
+        let clock = TestClock()
+        try await withLiveServer(clock: clock) { app, server in
+            // setup: Ada follows Bob, who saved a run
+            let api = APIClient(app: app)
+            let acme = try await PointsCompany.create(api)
+            let bobPerson = acme.person("bob")
+            _ = try await bobPerson.statement()
+            let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+            let ada = FormaKit(baseURL: url, apiKey: acme.key, companyName: "Acme", userId: "ada")
+            let bob = FormaKit(baseURL: url, apiKey: acme.key, companyName: "Acme", userId: "bob")
+            try await ada.follow(userId: "bob")
+            let runID = try await bobPerson.savedRunID(clock: clock)
+
+            // act
+            try await ada.cheer(runId: runID)
+            try await ada.cheer(runId: runID)
+            let today = try await ada.todayActivity()
+            var refused: FormaError?
+            do throws(FormaError) { try await bob.cheer(runId: runID) } catch { refused = error }
+
+            // verify
+            #expect(today.cheered && !today.gifted)
+            guard case .server(let status, _, _, let fields) = refused else {
+                Issue.record("cheering one's own run was not refused: \(String(describing: refused))")
+                return
+            }
+            #expect(status == 422 && fields.map(\.field) == ["runId"])
+        }
+    }
 }
