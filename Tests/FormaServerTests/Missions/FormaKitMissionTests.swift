@@ -30,7 +30,7 @@ struct FormaKitMissionTests {
         }
     }
 
-    @Test func aHostAppCheersARunOfSomeoneItFollows() async throws {
+    @Test func aHostAppReadsItsFeedAndCheersARunOfSomeoneItFollows() async throws {
         let clock = TestClock()
         try await withLiveServer(clock: clock) { app, server in
             // setup: Ada follows Bob, who saved a run
@@ -44,14 +44,20 @@ struct FormaKitMissionTests {
             try await ada.follow(userId: "bob")
             let runID = try await bobPerson.savedRunID(clock: clock)
 
-            // act
+            // act: Ada finds the run in her feed and cheers it (twice: idempotent)
+            let feed = try await ada.feed()
+            let item = try #require(feed.items.first)
+            try await ada.cheer(runId: try #require(item.workout?.runId))
             try await ada.cheer(runId: runID)
-            try await ada.cheer(runId: runID)
+            let after = try await ada.feed(limit: 1)
             let today = try await ada.todayActivity()
             var refused: FormaError?
             do throws(FormaError) { try await bob.cheer(runId: runID) } catch { refused = error }
 
             // verify
+            #expect(item.kind == .workoutCompleted && item.userId == "bob" && item.workout?.runId == runID)
+            #expect(feed.items.count == 1 && feed.nextCursor == nil)
+            #expect(after.items.first?.workout?.cheers == 1 && after.items.first?.workout?.cheeredByMe == true)
             #expect(today.cheered && !today.gifted)
             guard case .server(let status, _, _, let fields) = refused else {
                 Issue.record("cheering one's own run was not refused: \(String(describing: refused))")

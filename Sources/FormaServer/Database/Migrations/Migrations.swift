@@ -40,5 +40,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateFollows(),
         CreateDailyMissions(),
         CreateCheers(),
+        AddFeedIndexes(),
     ]
 }
