@@ -8,7 +8,7 @@ struct PointsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "points",
         abstract: "Set a company's earning rules and top-up key, and manage the items its people buy with points.",
-        subcommands: [Rules.self, Key.self, Item.self])
+        subcommands: [Rules.self, Key.self, Item.self, Missions.self])
 
     struct Rules: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -21,7 +21,7 @@ struct PointsCommand: AsyncParsableCommand {
         @Option(help: "Points per saved workout (one per run).")
         var workoutCompleted: Int?
 
-        @Option(help: "Points per completed daily mission (paid once missions land).")
+        @Option(help: "Points per completed daily mission (once per mission and local day).")
         var missionCompleted: Int?
 
         @Option(help: "Points per challenge result (paid once challenge results earn).")
@@ -154,6 +154,51 @@ struct PointsCommand: AsyncParsableCommand {
                 }
                 Terminal.write(items.isEmpty ? "\(name) has no items." : items.map(PointsCommand.line).joined(separator: "\n"))
             }
+        }
+    }
+
+    struct Missions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the company's daily missions, or replace them.",
+            discussion: """
+                Each --mission is `id,activity,target,title`: id 1–40 of a-z, 0-9 and '-'; activity one of \
+                workout_completed, live_set, cheer, gift, cheer_or_gift; target 1–100 a day; the title last (it may \
+                hold commas). At most 10. A company that never set its missions has three: a workout, a cheer or \
+                gift, a live camera set.
+                """)
+
+        @Option(help: "The company's name.")
+        var name: String
+
+        @Option(name: .customLong("mission"), help: "A mission, `id,activity,target,title` (repeat for several).")
+        var missions: [String] = []
+
+        @Flag(help: "Turn daily missions off (an empty set).")
+        var none = false
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            var drafts: [DailyMissionRules.Draft] = []
+            for text in missions {
+                let parts = text.split(separator: ",", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+                guard parts.count == 4, let target = Int(parts[2].trimmingCharacters(in: .whitespaces)) else {
+                    throw CompanyError(message: "--mission '\(text)': give id,activity,target,title")
+                }
+                drafts.append(DailyMissionRules.Draft(
+                    id: parts[0].trimmingCharacters(in: .whitespaces),
+                    title: parts[3], activity: parts[1].trimmingCharacters(in: .whitespaces), target: target))
+            }
+            if none, !drafts.isEmpty { throw CompanyError(message: "give --none or --mission, not both") }
+            let configuration = try database.configuration()
+            let set = try await withMigratedApplication(configuration) { app in
+                let store = DailyMissionStore(database: app.db)
+                guard none || !drafts.isEmpty else { return try await store.missions(companyName: name) }
+                return try await store.setMissions(drafts, companyName: name)
+            }
+            Terminal.write(set.isEmpty ? "\(name) has no daily missions." : set.map {
+                "\($0.id)  \($0.activity.rawValue) × \($0.target)  \($0.title)"
+            }.joined(separator: "\n"))
         }
     }
 

@@ -45,6 +45,10 @@ public struct DailyActivity: Sendable, Hashable, Codable {
     public var trained: Bool
     public var wentLive: Bool
     public var followedSomeone: Bool
+    /// Cheered someone's saved run today.
+    public var cheered: Bool
+    /// Sent a gift of points today.
+    public var gifted: Bool
     /// Consecutive local days with a saved run up to today (or yesterday, while today has none yet).
     public var currentStreak: Int
     public var longestStreak: Int
@@ -125,13 +129,22 @@ extension FormaKit {
         }
     }
 
+    /// Cheers a saved run (the `runId` of a feed item) of someone the signed-in person follows; no points move.
+    /// Idempotent. A run they cannot see is ``FormaError`` 404; their own run a 422 naming `runId`.
+    public func cheer(runId: String) async throws(FormaError) {
+        try await call { client in
+            _ = try await client.cheerRun(path: .init(runId: runId)).ok
+        }
+    }
+
     /// Today's activity and the streak, "today" in the person's time zone.
     public func todayActivity() async throws(FormaError) -> DailyActivity {
         try await call { client in
             let api = try await client.getTodayActivity().ok.body.json
             return DailyActivity(
                 date: api.date, timeZone: api.timeZone, trained: api.trained, wentLive: api.wentLive,
-                followedSomeone: api.followedSomeone, currentStreak: api.streak.current,
+                followedSomeone: api.followedSomeone, cheered: api.cheered, gifted: api.gifted,
+                currentStreak: api.streak.current,
                 longestStreak: api.streak.longest, lastTrainingDay: api.streak.lastDay)
         }
     }

@@ -13,7 +13,7 @@ public struct PointsItem: Sendable, Hashable, Codable, Identifiable {
 public struct PointsEntry: Sendable, Hashable, Codable, Identifiable {
     /// The transfer's id in the ledger.
     public var id: String
-    /// `workout_completed`, `purchase`, `top_up`, `gift` or `reversal`.
+    /// `workout_completed`, `mission_completed`, `purchase`, `top_up`, `gift` or `reversal`.
     public var kind: String
     /// Points in (positive) or out (negative).
     public var amount: Int
@@ -25,6 +25,8 @@ public struct PointsEntry: Sendable, Hashable, Codable, Identifiable {
     public var quantity: Int?
     /// For a `workout_completed` entry: the saved run it paid for.
     public var runId: String?
+    /// For a `mission_completed` entry: the company's id of the daily mission.
+    public var missionId: String? = nil
 }
 
 /// The person's balance and one page of their history.
@@ -66,7 +68,7 @@ extension FormaKit {
                     PointsEntry(
                         id: $0.id, kind: $0.kind, amount: $0.amount, balanceAfter: $0.balanceAfter,
                         createdAt: $0.createdAt, itemId: $0.itemId, itemName: $0.itemName, quantity: $0.quantity,
-                        runId: $0.runId)
+                        runId: $0.runId, missionId: $0.missionId)
                 },
                 nextCursor: body.nextCursor)
         }

@@ -150,6 +150,13 @@ def _competition(base, headers):
     return competition["id"]
 
 
+def _saved_run(base, headers):
+    """A saved run of A: only A's approved followers may cheer it, so everyone here finds it as if it did not exist."""
+    workout = _created(request(base, "POST", "/v1/workouts/generate", headers, WORKOUT_REQUEST), "generate a workout")
+    _created(request(base, "POST", f"/v1/workouts/{workout['id']}/start", headers), "start the workout")
+    return _created(request(base, "POST", f"/v1/workouts/{workout['id']}/save", headers), "save the workout")["id"]
+
+
 # (the path segment before the parameter, the parameter's name) -> how person A gets a value of that kind.
 KINDS = {
     ("pain-reports", "id"): Kind(True, _pain_report),
@@ -169,6 +176,7 @@ KINDS = {
     ("follow-requests", "userId"): Kind(True, _follow_request, company=True),
     ("items", "id"): Kind(True, _item, company=True),
     ("competitions", "id"): Kind(True, _competition, company=True),
+    ("runs", "runId"): Kind(True, _saved_run),
 }
 
 

@@ -52,7 +52,7 @@ public enum PointsRules {
 public struct PointsEarningRules: Sendable, Equatable, Codable {
     /// Paid once per run saved (a completed workout); 0 pays nothing.
     public var workoutCompleted: Int
-    /// Paid once per daily mission completed (stored now; missions are not built yet).
+    /// Paid once per daily mission completed (once per mission and local day).
     public var missionCompleted: Int
     /// Paid once per challenge result (stored now; not paid yet).
     public var challengeResult: Int

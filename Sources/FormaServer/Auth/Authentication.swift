@@ -84,6 +84,7 @@ struct AuthenticationMiddleware: ServerMiddleware {
         "logout": .bearerToken,
         "getPointsRules": .company, "setPointsRules": .company, "setTopUpKey": .company,
         "listCompanyItems": .company, "createItem": .company, "updateItem": .company,
+        "getCompanyMissions": .company, "setCompanyMissions": .company,
     ]
 
     static func requirement(of operationID: String) -> Requirement {

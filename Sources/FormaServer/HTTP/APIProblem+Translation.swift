@@ -105,6 +105,7 @@ extension APIProblem {
         case .person(let id): "no person '\(id)' in this company"
         case .gift: "you have not sent a gift yet"
         case .followRequest(let userId): "'\(userId)' has not asked to follow you"
+        case .run(let id): "no saved workout run '\(id)' of someone you follow"
         }
     }
 

@@ -83,7 +83,8 @@ extension FormaAPIHandler {
         let today = try await activity.read()
         return .ok(.init(body: .json(.init(
             date: GoalMapping.day(today.date), timeZone: zoneName, trained: today.trained,
-            wentLive: today.wentLive, followedSomeone: today.followedSomeone,
+            wentLive: today.wentLive, followedSomeone: today.followedSomeone, cheered: today.cheered,
+            gifted: today.gifted,
             streak: .init(
                 current: today.streak.current, longest: today.streak.longest,
                 lastDay: today.streak.lastDay.map(GoalMapping.day))))))

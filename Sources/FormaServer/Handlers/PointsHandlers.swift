@@ -166,7 +166,10 @@ extension FormaAPIHandler {
         let gift = try await answeringStorageFailure("Unable to send the gift. Please try again.") {
             try await personPoints(for: me).gift(request)
         }
-        if !gift.receipt.replayed { logger.info("gift sent", metadata: ["points": "\(request.points)"]) }
+        if !gift.receipt.replayed {
+            logger.info("gift sent", metadata: ["points": "\(request.points)"])
+            await observeMissions(of: me)
+        }
         let details = PointsLedger.details(gift.receipt.transfer)
         return .created(.init(
             headers: .init(idempotentReplayed: gift.receipt.replayed ? "true" : nil),
@@ -236,6 +239,7 @@ extension Components.Schemas.PointsEntry {
             balanceAfter: Int(entry.balanceAfter), createdAt: entry.createdAt, itemId: details?.itemID,
             itemName: details?.itemName, quantity: details?.quantity, unitPrice: details?.unitPrice,
             platform: details?.platform, runId: details?.runID, tokenId: details?.tokenID,
-            reverses: transfer.reversesID?.uuidString, counterpartyUserId: counterparty, message: details?.message)
+            reverses: transfer.reversesID?.uuidString, counterpartyUserId: counterparty, message: details?.message,
+            missionId: details?.missionID)
     }
 }

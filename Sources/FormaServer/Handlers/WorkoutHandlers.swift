@@ -138,6 +138,7 @@ extension FormaAPIHandler {
             var answer = try WorkoutMapping.run(outcome.run, now: store.now)
             if action == .save {
                 answer.comparison = try await RunComparisons(store: store).comparison(of: outcome.run)
+                await observeMissions(of: me)
             }
             if sessionPain != nil, let runID = outcome.run.id {
                 answer.sessionPain = try await planLoadStore(for: me).record(ofRun: runID).map(PlanLoadMapping.record)

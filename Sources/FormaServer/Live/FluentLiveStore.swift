@@ -135,6 +135,11 @@ struct FluentLiveStore: LiveSessionStore {
                 }
             }
         }
+        // A camera's set may complete a daily mission; a replayed recording's never does.
+        if case let .set(_, person, _, source) = record, source == .camera {
+            await PersonMissions.observe(
+                companyID: person.companyID, userID: person.userID, now: now, on: database, logger: logger)
+        }
     }
 }
 

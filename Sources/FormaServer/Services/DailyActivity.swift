@@ -21,13 +21,18 @@ struct DailyActivity {
         var trained: Bool
         var wentLive: Bool
         var followedSomeone: Bool
+        var cheered: Bool
+        var gifted: Bool
         var streak: StreakRules.Streak
     }
 
     /// The local day of `now`, and the instants it starts and ends at.
-    var today: (date: LocalDate, start: Date, end: Date) {
+    var today: (date: LocalDate, start: Date, end: Date) { Self.today(of: now, in: timeZone) }
+
+    /// The local day of `now` in `timeZone`, and the instants it starts and ends at.
+    static func today(of now: Date, in timeZone: TimeZone) -> (date: LocalDate, start: Date, end: Date) {
         let date = StreakRules.day(of: now, in: timeZone)
-        return (date, Self.start(of: date, in: timeZone), Self.start(of: date.adding(days: 1), in: timeZone))
+        return (date, start(of: date, in: timeZone), start(of: date.adding(days: 1), in: timeZone))
     }
 
     func read() async throws -> Today {
@@ -42,7 +47,13 @@ struct DailyActivity {
         let people = PeopleStore(database: database, companyID: companyID, userID: userID, now: now)
         let followed = try await people.followedSomeone(from: start, to: end)
         let streak = StreakRules.streak(days: ends.map { StreakRules.day(of: $0, in: timeZone) }, today: date)
-        return Today(date: date, trained: trained, wentLive: wentLive, followedSomeone: followed, streak: streak)
+        let missions = PersonMissions(
+            database: database, companyID: companyID, userID: userID, now: now, timeZone: timeZone)
+        let cheered = try await missions.cheersGiven(from: start, to: end) > 0
+        let gifted = try await missions.giftsSent(from: start, to: end) > 0
+        return Today(
+            date: date, trained: trained, wentLive: wentLive, followedSomeone: followed, cheered: cheered,
+            gifted: gifted, streak: streak)
     }
 
     /// When each of the person's saved runs ended (only that column is read).

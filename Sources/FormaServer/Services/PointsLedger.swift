@@ -12,6 +12,8 @@ enum PointsTransferKind: String, Sendable, CaseIterable {
     case reversal
     /// The balance of a deleted person's wallet, returned to the company's issuance account.
     case accountClosed = "account_closed"
+    /// A daily mission completed (docs/community.md, "Daily missions").
+    case missionCompleted = "mission_completed"
 }
 
 /// What a transfer says beyond its amount, stored as JSON in `points_transfers.details`.
@@ -24,6 +26,9 @@ struct PointsTransferDetails: Codable, Sendable, Equatable {
     var runID: String?
     var tokenID: String?
     var message: String?
+    /// The company's id of a completed daily mission, and the local day (`YYYY-MM-DD`) it was completed on.
+    var missionID: String?
+    var day: String?
 }
 
 /// One transfer to write: `amount` points from one account to another, once per `key`.

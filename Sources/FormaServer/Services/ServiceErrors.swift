@@ -84,6 +84,8 @@ enum NotFoundError: DomainError, Sendable, Equatable {
     case gift
     /// The person has not asked to follow the caller.
     case followRequest(String)
+    /// No saved run with this id that the caller may see (theirs, or of someone they follow with approval).
+    case run(String)
 }
 
 /// The request does not fit the current state of what it changes.

@@ -19,6 +19,7 @@ enum UserDataDeletion {
 
     /// Tables holding rows keyed by `user_id`, children before parents.
     static let userOwnedTables: [String] = [
+        MissionCompletionModel.schema,
         TrainerReplyModel.schema,
         TrainerConversationModel.schema,
         TrainerProfileModel.schema,
@@ -55,6 +56,9 @@ enum UserDataDeletion {
             for table in userOwnedTables {
                 try await sql.delete(from: table).where("user_id", .equal, SQLBind(userID)).run()
             }
+            // Cheers have two people too: the person's cheers, and the cheers on their runs.
+            try await sql.delete(from: CheerModel.schema)
+                .where("cheerer_id", .equal, SQLBind(userID)).orWhere("owner_id", .equal, SQLBind(userID)).run()
             // Follows have two people, neither under `user_id`: the person's go both ways.
             try await sql.delete(from: FollowModel.schema)
                 .where("follower_id", .equal, SQLBind(userID)).orWhere("followed_id", .equal, SQLBind(userID)).run()

@@ -50,6 +50,8 @@ struct DailyActivityBody: Decodable, Equatable {
     let trained: Bool
     let wentLive: Bool
     let followedSomeone: Bool
+    var cheered = false
+    var gifted = false
     let streak: StreakBody
 }
 

@@ -57,6 +57,7 @@ struct FormaKitPointsTests {
             let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
             let ada = FormaKit(baseURL: url, apiKey: acme.key, companyName: "Acme", userId: "ada")
             _ = try await acme.person("bo").statement()
+            #expect(try await acme.setMissions([]).status == .ok)  // daily missions off: this test counts its own points
             _ = try await ada.redeemTopUp(token: try TopUpSigner.hs256(
                 TopUpAPITests.claims(try await acme.id, user: "ada", points: 80), secret: secret))
 

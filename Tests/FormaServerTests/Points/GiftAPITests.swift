@@ -25,6 +25,7 @@ struct GiftAPITests {
             let ada = acme.person("ada")
             let bo = acme.person("bo")
             try await fund(ada, company: acme, secret: secret, points: 300, user: "ada")
+            #expect(try await acme.setMissions([]).status == .ok)  // daily missions off: this test counts its own points
             _ = try await bo.statement()
             let none = try await api.get("/v1/me/gifts/last-sent", headers: ada.headers)
 
@@ -98,6 +99,7 @@ struct GiftAPITests {
             let bo = acme.person("bo")
             try await fund(ada, company: acme, secret: secret, points: 100, user: "ada")
             try await fund(bo, company: acme, secret: secret, points: 100, user: "bo")
+            #expect(try await acme.setMissions([]).status == .ok)  // daily missions off: this test counts its own points
 
             // act
             let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in

@@ -15,6 +15,7 @@ struct PointsEarningTests {
             let acme = try await PointsCompany.create(api)
             let ada = acme.person("ada")
             let trainee = GoalPerson(api: api, headers: ada.headers)
+            #expect(try await acme.setMissions([]).status == .ok)  // daily missions off: this test counts its own points
             let generated = try await api.send(.POST, "/v1/workouts/generate", headers: ada.headers, json: GenerateBody.chest)
             let workout: WorkoutBody = try generated.json()
             _ = try await api.send(.POST, "/v1/workouts/\(workout.id)/start", headers: ada.headers)

@@ -50,6 +50,7 @@ struct PointsEntryBody: Decodable, Equatable {
     let reverses: String?
     let counterpartyUserId: String?
     let message: String?
+    var missionId: String? = nil
 }
 
 struct PointsStatementBody: Decodable {

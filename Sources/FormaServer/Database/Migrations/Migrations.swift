@@ -38,5 +38,8 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         AddLiveSetRangeOfMotion(),
         CreatePointsLedger(),
         CreateFollows(),
+        CreateDailyMissions(),
+        CreateCheers(),
+        AddFeedIndexes(),
     ]
 }
