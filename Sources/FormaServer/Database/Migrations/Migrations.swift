@@ -38,5 +38,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         AddLiveSetRangeOfMotion(),
         CreatePointsLedger(),
         CreateFollows(),
+        CreateStandingCounts(),
     ]
 }
