@@ -236,6 +236,7 @@ extension Components.Schemas.PointsEntry {
             balanceAfter: Int(entry.balanceAfter), createdAt: entry.createdAt, itemId: details?.itemID,
             itemName: details?.itemName, quantity: details?.quantity, unitPrice: details?.unitPrice,
             platform: details?.platform, runId: details?.runID, tokenId: details?.tokenID,
-            reverses: transfer.reversesID?.uuidString, counterpartyUserId: counterparty, message: details?.message)
+            reverses: transfer.reversesID?.uuidString, counterpartyUserId: counterparty, message: details?.message,
+            competitionId: details?.competitionID, rank: details?.rank)
     }
 }

@@ -12,6 +12,8 @@ enum PointsTransferKind: String, Sendable, CaseIterable {
     case reversal
     /// The balance of a deleted person's wallet, returned to the company's issuance account.
     case accountClosed = "account_closed"
+    /// A top rank of an ended competition (``CompetitionResults``).
+    case competitionWon = "competition_won"
 }
 
 /// What a transfer says beyond its amount, stored as JSON in `points_transfers.details`.
@@ -24,6 +26,8 @@ struct PointsTransferDetails: Codable, Sendable, Equatable {
     var runID: String?
     var tokenID: String?
     var message: String?
+    var competitionID: String?
+    var rank: Int?
 }
 
 /// One transfer to write: `amount` points from one account to another, once per `key`.

@@ -168,6 +168,23 @@ struct Standings {
         try await ranked(boardID: boardID, after(cursor, boardID: boardID, limit: limit))
     }
 
+    /// Every standing ranked `ranks` or better with a score above 0, ties included (1, 2, 2, 4 with `ranks` 3: the
+    /// first three), in board order: the standings scoring at least the one in place `ranks`, since fewer than
+    /// `ranks` standings can be strictly above it and at least `ranks` are above any lower score.
+    func top(boardID: UUID, ranks: Int) async throws -> [Ranked] {
+        let sql = try database.sql()
+        let threshold = try await sql.raw("""
+            SELECT score FROM \(ident: Self.table) WHERE board_id = \(bind: boardID)
+            ORDER BY score DESC LIMIT 1 OFFSET \(unsafeRaw: String(max(ranks - 1, 0)))
+            """).first()?.decode(column: "score", as: Int.self) ?? 0
+        let rows = try await sql.raw("""
+            SELECT user_id, score, reached_at, joined_at FROM \(ident: Self.table)
+            WHERE board_id = \(bind: boardID) AND score >= \(bind: max(threshold, 1))
+            ORDER BY score DESC, reached_at, user_id
+            """).all().map(Self.row)
+        return try await ranked(boardID: boardID, rows)
+    }
+
     /// The person's standing, ranked, with up to `count` standings just above (best first) and just below.
     func neighbourhood(boardID: UUID, userID: UUID, count: Int) async throws
         -> (me: Ranked, above: [Ranked], below: [Ranked])?

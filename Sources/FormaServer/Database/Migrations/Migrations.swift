@@ -39,5 +39,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreatePointsLedger(),
         CreateFollows(),
         CreateStandingCounts(),
+        AddCompetitionResultsAwarded(),
     ]
 }
