@@ -13,7 +13,7 @@ public struct PointsItem: Sendable, Hashable, Codable, Identifiable {
 public struct PointsEntry: Sendable, Hashable, Codable, Identifiable {
     /// The transfer's id in the ledger.
     public var id: String
-    /// `workout_completed`, `purchase`, `top_up`, `gift` or `reversal`.
+    /// `workout_completed`, `competition_won`, `purchase`, `top_up`, `gift`, `reversal` or `account_closed`.
     public var kind: String
     /// Points in (positive) or out (negative).
     public var amount: Int
@@ -25,6 +25,9 @@ public struct PointsEntry: Sendable, Hashable, Codable, Identifiable {
     public var quantity: Int?
     /// For a `workout_completed` entry: the saved run it paid for.
     public var runId: String?
+    /// For a `competition_won` entry: the ended competition and the person's final rank in it.
+    public var competitionId: String?
+    public var rank: Int?
 }
 
 /// The person's balance and one page of their history.
@@ -66,7 +69,7 @@ extension FormaKit {
                     PointsEntry(
                         id: $0.id, kind: $0.kind, amount: $0.amount, balanceAfter: $0.balanceAfter,
                         createdAt: $0.createdAt, itemId: $0.itemId, itemName: $0.itemName, quantity: $0.quantity,
-                        runId: $0.runId)
+                        runId: $0.runId, competitionId: $0.competitionId, rank: $0.rank)
                 },
                 nextCursor: body.nextCursor)
         }

@@ -1,4 +1,5 @@
 import FormaCore
+import FormaKit
 import Fluent
 import Foundation
 import Testing
@@ -104,6 +105,28 @@ struct CompetitionPointsTests {
             #expect(try await statement(of: bo).balance == 0, "a score of 0 wins nothing")
             #expect(try await prizes(app.db).count == 1)
             try await LedgerInvariants.check(on: app.db)
+        }
+    }
+
+    @Test func aHostAppSeesTheWinThroughFormaKit() async throws {
+        let clock = TestClock()
+        try await withLiveServer(clock: clock) { app, server in
+            // setup: Ada alone in a competition, with a score
+            let (people, id) = try await podium(app, app, scores: [8], rule: 15)
+            let kit = FormaKit(
+                baseURL: try #require(URL(string: "http://127.0.0.1:\(server.port)")), apiKey: people[0].key,
+                companyName: "Gym", userId: people[0].userId)
+
+            // act
+            clock.advance(seconds: 25 * 3_600)
+            let board = try await kit.competitionLeaderboard(id: id)
+            let points = try await kit.points()
+
+            // verify
+            #expect(board.final)
+            #expect(points.balance == 15)
+            #expect(points.entries.map(\.kind) == ["competition_won"])
+            #expect(points.entries.first?.competitionId == id && points.entries.first?.rank == 1)
         }
     }
 
