@@ -13,7 +13,8 @@ public struct PointsItem: Sendable, Hashable, Codable, Identifiable {
 public struct PointsEntry: Sendable, Hashable, Codable, Identifiable {
     /// The transfer's id in the ledger.
     public var id: String
-    /// `workout_completed`, `mission_completed`, `purchase`, `top_up`, `gift` or `reversal`.
+    /// `workout_completed`, `mission_completed`, `competition_won`, `purchase`, `top_up`, `gift`, `reversal` or
+    /// `account_closed`.
     public var kind: String
     /// Points in (positive) or out (negative).
     public var amount: Int
@@ -27,6 +28,9 @@ public struct PointsEntry: Sendable, Hashable, Codable, Identifiable {
     public var runId: String?
     /// For a `mission_completed` entry: the company's id of the daily mission.
     public var missionId: String? = nil
+    /// For a `competition_won` entry: the ended competition and the person's final rank in it.
+    public var competitionId: String? = nil
+    public var rank: Int? = nil
 }
 
 /// The person's balance and one page of their history.
@@ -68,7 +72,8 @@ extension FormaKit {
                     PointsEntry(
                         id: $0.id, kind: $0.kind, amount: $0.amount, balanceAfter: $0.balanceAfter,
                         createdAt: $0.createdAt, itemId: $0.itemId, itemName: $0.itemName, quantity: $0.quantity,
-                        runId: $0.runId, missionId: $0.missionId)
+                        runId: $0.runId, missionId: $0.missionId, competitionId: $0.competitionId,
+                        rank: $0.rank)
                 },
                 nextCursor: body.nextCursor)
         }

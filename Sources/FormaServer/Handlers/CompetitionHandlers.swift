@@ -10,6 +10,7 @@ extension FormaAPIHandler {
         let me = try Caller.person()
         let store = try await competitionStore(for: me.companyID)
         let mine = try await store.joined(by: me.userID)
+        await settleResults(of: mine.map(\.0), store: store)
         let rows: [CompetitionModel]
         if input.query.joined == true {
             rows = mine.map(\.0)
@@ -76,6 +77,7 @@ extension FormaAPIHandler {
         }
         let store = try await competitionStore(for: me.companyID)
         let row = try await store.competition(input.path.id)
+        await settleResults(of: [row], store: store)
         let boardID = try row.requireID()
         let standings = Standings(database: store.database)
         // One more than the page, to know whether another follows.
@@ -95,6 +97,19 @@ extension FormaAPIHandler {
             nextCursor: page.count > limit ? shown.last.map { Standings.Cursor($0.row).encoded } : nil,
             me: around.map { entry($0.me) }, above: around?.above.map(entry) ?? [],
             below: around?.below.map(entry) ?? []))))
+    }
+
+    /// Pays the winners of the ended competitions among `rows` that are not settled yet (``CompetitionResults``). A
+    /// failure does not fail the read: it is logged, nothing of it is kept, and the next read settles again.
+    private func settleResults(of rows: [CompetitionModel], store: CompetitionStore) async {
+        let results = CompetitionResults(database: store.database, companyID: store.companyID, now: store.now)
+        for row in rows where row.endsAt <= store.now && row.resultsAwardedAt == nil {
+            do {
+                if try await results.settleIfEnded(row) { logger.info("competition results settled") }
+            } catch {
+                logger.warning("competition results not settled yet", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// The person's standing in `competition`, already read, ranked.

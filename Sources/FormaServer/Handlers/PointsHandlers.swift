@@ -240,6 +240,6 @@ extension Components.Schemas.PointsEntry {
             itemName: details?.itemName, quantity: details?.quantity, unitPrice: details?.unitPrice,
             platform: details?.platform, runId: details?.runID, tokenId: details?.tokenID,
             reverses: transfer.reversesID?.uuidString, counterpartyUserId: counterparty, message: details?.message,
-            missionId: details?.missionID)
+            missionId: details?.missionID, competitionId: details?.competitionID, rank: details?.rank)
     }
 }

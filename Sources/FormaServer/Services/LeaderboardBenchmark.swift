@@ -97,9 +97,10 @@ public struct LeaderboardBenchmark: Sendable {
             .repetitionsCounted(reps, of: "squat")
     }
 
-    /// Removes the benchmark's company, with its users, competition and standings.
+    /// Removes the benchmark's company, with its users, competition, standings and their counts.
     public func remove(_ board: Board) async throws {
         let sql = try database.sql()
+        try await Standings(database: database).removeBoard(board.competitionID)
         try await sql.delete(from: Standings.table).where("company_id", .equal, SQLBind(board.companyID)).run()
         try await sql.delete(from: CompetitionModel.schema).where("company_id", .equal, SQLBind(board.companyID)).run()
         try await sql.delete(from: UserModel.schema).where("company_id", .equal, SQLBind(board.companyID)).run()

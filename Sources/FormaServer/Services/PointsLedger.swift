@@ -14,6 +14,8 @@ enum PointsTransferKind: String, Sendable, CaseIterable {
     case accountClosed = "account_closed"
     /// A daily mission completed (docs/community.md, "Daily missions").
     case missionCompleted = "mission_completed"
+    /// A top rank of an ended competition (``CompetitionResults``).
+    case competitionWon = "competition_won"
 }
 
 /// What a transfer says beyond its amount, stored as JSON in `points_transfers.details`.
@@ -29,6 +31,8 @@ struct PointsTransferDetails: Codable, Sendable, Equatable {
     /// The company's id of a completed daily mission, and the local day (`YYYY-MM-DD`) it was completed on.
     var missionID: String?
     var day: String?
+    var competitionID: String?
+    var rank: Int?
 }
 
 /// One transfer to write: `amount` points from one account to another, once per `key`.

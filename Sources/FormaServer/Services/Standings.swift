@@ -8,11 +8,20 @@ import SQLKit
 ///
 /// A board is a competition (its id) or a timed challenge of one company (a row of `challenge_boards`). Every read
 /// is an index range of `standings_rank (board_id, score DESC, reached_at, user_id)`: a page continues from a cursor,
-/// a rank is 1 + the count of rows with a strictly greater score, neighbours are the rows next to a person's. Every
-/// write is one statement, so concurrent scores neither lose an update nor lower a best.
+/// neighbours are the rows next to a person's. A rank is 1 + the number of standings with a strictly greater score,
+/// summed from the board's counts per score and per bucket of scores (``CreateStandingCounts``), which triggers keep
+/// in the statement that changes a standing. Every write is one statement, so concurrent scores neither lose an
+/// update nor lower a best.
 struct Standings {
     static let table = "standings"
     static let challengeBoardsTable = "challenge_boards"
+    /// `(board_id, score, standings)`: how many standings of the board have that score.
+    static let scoreCountsTable = "standing_score_counts"
+    /// `(board_id, bucket, standings)`: how many standings of the board have a score in `bucket` (`score / width`).
+    static let bucketCountsTable = "standing_bucket_counts"
+    /// Scores per bucket. A rank sums at most the board's buckets above the score's (its top score / 100) and the
+    /// at most 100 scores of its own bucket: about 200 rows for 0–9,999 reps.
+    static let bucketWidth = 100
 
     let database: any Database
 
@@ -120,9 +129,13 @@ struct Standings {
         return !deleted.isEmpty
     }
 
-    /// Every standing of the board, when the board itself goes.
+    /// Every standing of the board, with its counts, when the board itself goes.
     func removeBoard(_ boardID: UUID) async throws {
-        try await database.sql().raw("DELETE FROM \(ident: Self.table) WHERE board_id = \(bind: boardID)").run()
+        let sql = try database.sql()
+        try await sql.raw("DELETE FROM \(ident: Self.table) WHERE board_id = \(bind: boardID)").run()
+        for counts in [Self.scoreCountsTable, Self.bucketCountsTable] {
+            try await sql.raw("DELETE FROM \(ident: counts) WHERE board_id = \(bind: boardID)").run()
+        }
     }
 
     // MARK: Scores
@@ -155,6 +168,23 @@ struct Standings {
         try await ranked(boardID: boardID, after(cursor, boardID: boardID, limit: limit))
     }
 
+    /// Every standing ranked `ranks` or better with a score above 0, ties included (1, 2, 2, 4 with `ranks` 3: the
+    /// first three), in board order: the standings scoring at least the one in place `ranks`, since fewer than
+    /// `ranks` standings can be strictly above it and at least `ranks` are above any lower score.
+    func top(boardID: UUID, ranks: Int) async throws -> [Ranked] {
+        let sql = try database.sql()
+        let threshold = try await sql.raw("""
+            SELECT score FROM \(ident: Self.table) WHERE board_id = \(bind: boardID)
+            ORDER BY score DESC LIMIT 1 OFFSET \(unsafeRaw: String(max(ranks - 1, 0)))
+            """).first()?.decode(column: "score", as: Int.self) ?? 0
+        let rows = try await sql.raw("""
+            SELECT user_id, score, reached_at, joined_at FROM \(ident: Self.table)
+            WHERE board_id = \(bind: boardID) AND score >= \(bind: max(threshold, 1))
+            ORDER BY score DESC, reached_at, user_id
+            """).all().map(Self.row)
+        return try await ranked(boardID: boardID, rows)
+    }
+
     /// The person's standing, ranked, with up to `count` standings just above (best first) and just below.
     func neighbourhood(boardID: UUID, userID: UUID, count: Int) async throws
         -> (me: Ranked, above: [Ranked], below: [Ranked])?
@@ -171,21 +201,35 @@ struct Standings {
         try await ranked(boardID: boardID, [row])[0]
     }
 
-    /// Ranks `rows`, consecutive standings in board order, from two index counts (``StandingRanks``).
+    /// Ranks `rows`, consecutive standings in board order, from the board's counts (``StandingRanks``).
     private func ranked(boardID: UUID, _ rows: [Row]) async throws -> [Ranked] {
         guard let first = rows.first else { return [] }
-        // Two counts of index ranges (the rows above, the ties), each answerable from the index alone.
-        let counts = try await database.sql().raw("""
-            SELECT
-                (SELECT COUNT(*) FROM \(ident: Self.table) WHERE board_id = \(bind: boardID) AND score > \(bind: first.score))
-                    AS above,
-                (SELECT COUNT(*) FROM \(ident: Self.table) WHERE board_id = \(bind: boardID) AND score = \(bind: first.score))
-                    AS ties
-            """).first()
-        let above = try counts?.decode(column: "above", as: Int.self) ?? 0
-        let atOrAbove = above + (try counts?.decode(column: "ties", as: Int.self) ?? rows.count)
-        let ranks = StandingRanks.ranks(of: rows.map(\.score), aboveFirst: above, atOrAboveFirst: atOrAbove)
+        let counts = try await counts(boardID: boardID, score: first.score)
+        let ranks = StandingRanks.ranks(
+            of: rows.map(\.score), aboveFirst: counts.above, atOrAboveFirst: counts.above + counts.ties)
         return zip(rows, ranks).map { Ranked(row: $0, rank: $1) }
+    }
+
+    /// How many standings of the board have a score above `score`, and how many have `score`, in one statement (one
+    /// snapshot): the buckets above the score's, the scores above it in its bucket, and its own count — at most
+    /// the board's buckets above plus ``bucketWidth`` rows, however far down the board the score is.
+    func counts(boardID: UUID, score: Int) async throws -> (above: Int, ties: Int) {
+        let bucket = score / Self.bucketWidth
+        let row = try await database.sql().raw("""
+            SELECT
+                (SELECT CAST(COALESCE(SUM(standings), 0) AS BIGINT) FROM \(ident: Self.bucketCountsTable)
+                    WHERE board_id = \(bind: boardID) AND bucket > \(bind: bucket)) AS buckets_above,
+                (SELECT CAST(COALESCE(SUM(standings), 0) AS BIGINT) FROM \(ident: Self.scoreCountsTable)
+                    WHERE board_id = \(bind: boardID) AND score > \(bind: score)
+                        AND score < \(bind: (bucket + 1) * Self.bucketWidth)) AS scores_above,
+                (SELECT CAST(COALESCE(SUM(standings), 0) AS BIGINT) FROM \(ident: Self.scoreCountsTable)
+                    WHERE board_id = \(bind: boardID) AND score = \(bind: score)) AS ties
+            """).first()
+        guard let row else { return (0, 0) }
+        return (
+            Int(try row.decode(column: "buckets_above", as: Int64.self))
+                + Int(try row.decode(column: "scores_above", as: Int64.self)),
+            Int(try row.decode(column: "ties", as: Int64.self)))
     }
 
     /// Up to `limit` standings after `cursor` in board order: the rest of its score's ties, then lower scores (two

@@ -41,5 +41,7 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateDailyMissions(),
         CreateCheers(),
         AddFeedIndexes(),
+        CreateStandingCounts(),
+        AddCompetitionResultsAwarded(),
     ]
 }

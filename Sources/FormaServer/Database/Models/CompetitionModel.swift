@@ -30,6 +30,9 @@ final class CompetitionModel: Model, @unchecked Sendable {
     @OptionalField(key: "built_in_key") var builtInKey: String?
     /// Members: rows of `standings` on its board, counted as they join and leave so a page need not count them.
     @Field(key: "participants") var participants: Int
+    /// When the winners of the ended competition were paid (or found to earn nothing): set once, by the first read
+    /// after the end that claims it (``CompetitionResults``).
+    @OptionalField(key: "results_awarded_at") var resultsAwardedAt: Date?
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 
