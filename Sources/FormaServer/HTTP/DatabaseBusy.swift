@@ -1,3 +1,4 @@
+import FluentSQLiteDriver
 import Vapor
 
 /// Whether an error says the database was too busy to serve the request in time, rather than that anything failed.
