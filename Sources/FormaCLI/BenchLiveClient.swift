@@ -24,6 +24,8 @@ struct BenchLiveSessionResult: Sendable {
     var sendLags: [Int64] = []
     /// Frames sent.
     var framesSent = 0
+    /// When each frame was sent (uptime nanoseconds; 0 for a frame not sent).
+    var sendTimes: [UInt64] = []
 
     /// The session ran: it opened, received its summary and was closed with 1000.
     var completed: Bool { opened && summaryReceived && closeCode == 1000 && failure == nil }
@@ -94,6 +96,7 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
         } else if !result.summaryReceived, result.failure == nil {
             result.failure = "closed before the summary (code \(result.closeCode.map(String.init) ?? "none"))"
         }
+        result.sendTimes = sendTimes
         complete(result)
         self.context = nil
         context.fireChannelInactive()

@@ -202,12 +202,18 @@ struct BenchLiveStep {
         let framesBefore = await people.framesAnalysed()
         let serverBefore = ProcessCPUTime.read(pid: serverPID)
         let clientBefore = ProcessCPUTime.read(pid: nil)
+        let serverScheduleBefore = ProcessSchedule.read(pid: serverPID)
+        let clientScheduleBefore = ProcessSchedule.read(pid: nil)
         let measureStart = ContinuousClock.now
+        let windowStart = NIODeadline.now().uptimeNanoseconds
         // Measured until just before the last frames: every session is open and sending.
         try await sleep(until: start + .milliseconds(Int64(duration) * 1000 - 50))
         let seconds = LatencySummary.microseconds(ContinuousClock.now - measureStart) / 1e6
         let serverAfter = ProcessCPUTime.read(pid: serverPID)
         let clientAfter = ProcessCPUTime.read(pid: nil)
+        let serverScheduleAfter = ProcessSchedule.read(pid: serverPID)
+        let clientScheduleAfter = ProcessSchedule.read(pid: nil)
+        let windowEnd = NIODeadline.now().uptimeNanoseconds
         let serverResident = ProcessMemory.residentBytes(pid: serverPID) ?? 0
         let framesAfter = await people.framesAnalysed()
         let machine = MachineLoad.read()
@@ -234,7 +240,14 @@ struct BenchLiveStep {
             serverCPUPercent: percent(serverAfter, serverBefore), serverResidentBytes: serverResident,
             idleResidentBytes: idleResidentBytes, clientCPUPercent: percent(clientAfter, clientBefore),
             framesAnalysed: framesAfter.flatMap { after in framesBefore.map { after - $0 } }, windowSeconds: seconds,
-            machine: machine)
+            framesSentInWindow: results.map { $0.sendTimes.filter { windowStart...windowEnd ~= $0 }.count }.reduce(0, +),
+            machine: machine,
+            serverWaiting: serverScheduleAfter.flatMap { after in
+                serverScheduleBefore.map { after.waitingPerSecond(since: $0, overSeconds: seconds) }
+            },
+            clientWaiting: clientScheduleAfter.flatMap { after in
+                clientScheduleBefore.map { after.waitingPerSecond(since: $0, overSeconds: seconds) }
+            })
     }
 
     /// Opens every session, `openConcurrency` at a time; each with whether its `ready` came.
@@ -285,16 +298,29 @@ struct BenchLiveRow {
     /// analysis, events), and the frames analysed per second.
     var serverMicrosecondsPerFrame: Double?
     var framesPerSecond: Double?
+    /// The client's CPU time per frame it sent during the replay (sending, reading and matching events).
+    var clientMicrosecondsPerFrame: Double?
     var machine: MachineLoad?
+    /// Seconds the server's (the client's) threads waited for a CPU per second of the replay, from schedstat.
+    var serverWaitingPerSecond: Double?
+    var clientWaitingPerSecond: Double?
 
     init(
         sessions: Int, results: [BenchLiveSessionResult], expectedPerSession: Int, openSeconds: Double,
         serverCPUPercent: Double?, serverResidentBytes: Int, idleResidentBytes: Int, clientCPUPercent: Double?,
-        framesAnalysed: Double? = nil, windowSeconds: Double = 0, machine: MachineLoad? = nil
+        framesAnalysed: Double? = nil, windowSeconds: Double = 0, framesSentInWindow: Int = 0,
+        machine: MachineLoad? = nil, serverWaiting: Double? = nil, clientWaiting: Double? = nil
     ) {
+        serverWaitingPerSecond = serverWaiting
+        clientWaitingPerSecond = clientWaiting
         if let framesAnalysed, framesAnalysed > 0, windowSeconds > 0 {
             framesPerSecond = framesAnalysed / windowSeconds
             serverMicrosecondsPerFrame = serverCPUPercent.map { $0 / 100 * windowSeconds * 1e6 / framesAnalysed }
+        }
+        if framesSentInWindow > 0, windowSeconds > 0 {
+            clientMicrosecondsPerFrame = clientCPUPercent.map {
+                $0 / 100 * windowSeconds * 1e6 / Double(framesSentInWindow)
+            }
         }
         self.machine = machine
         self.sessions = sessions
@@ -335,7 +361,7 @@ struct BenchLiveRow {
 
     static let header =
         "sessions  completed  dropped  events received/expected   p50 ms   p99 ms   max ms  server CPU  server RSS  "
-        + "RSS/session  client CPU  client lag p99  open s  frames/s  server µs/frame  load  CPU pressure"
+        + "RSS/session  client CPU  client lag p99  open s  frames/s  server µs/frame  client µs/frame  server/client waiting for CPU  load  CPU pressure"
 
     var text: String {
         func pad(_ text: String, _ width: Int) -> String {
@@ -351,6 +377,9 @@ struct BenchLiveRow {
             + pad(String(format: "%.0f KiB", perSession), 13) + pad(number(clientCPUPercent, "%.0f %%"), 12)
             + pad(number(sendLagP99Milliseconds, "%.1f ms"), 16) + pad(String(format: "%.1f", openSeconds), 8)
             + pad(number(framesPerSecond, "%.0f"), 10) + pad(number(serverMicrosecondsPerFrame, "%.0f"), 17)
+            + pad(number(clientMicrosecondsPerFrame, "%.0f"), 17)
+            + pad(number(serverWaitingPerSecond.map { $0 * 100 }, "%.0f %%") + " / "
+                + number(clientWaitingPerSecond.map { $0 * 100 }, "%.0f %%"), 31)
             + pad(number(machine?.loadAverage, "%.1f"), 6) + pad(number(machine?.cpuPressure, "%.0f %%"), 14)
     }
 
@@ -363,7 +392,10 @@ struct BenchLiveRow {
         value means the client, not the server, fell behind). dropped: sessions that did not open, or did not end \
         with their summary and close 1000. frames/s: frames the server analysed per second of the replay \
         (forma_live_frames_total); server µs/frame: its CPU time per analysed frame, which does not depend on how \
-        busy the machine is: one core holds about 1e6 / (30 × µs/frame) sessions. load: 1-minute load average; CPU \
+        busy the machine is: one core holds about 1e6 / (30 × µs/frame) sessions; client µs/frame: the same for \
+        the client, per frame it sent. waiting for CPU: time the process's threads were ready to run but waited \
+        for a core, per second of the replay (/proc/PID/task/*/schedstat; 100 % = one thread's worth of waiting \
+        all the time): when it is as large as the CPU used, other processes set the pace. load: 1-minute load average; CPU \
         pressure: share of the last 10 s in which some runnable task waited for a CPU (/proc/pressure/cpu), which \
         says how much other processes took from the figures above.
         """

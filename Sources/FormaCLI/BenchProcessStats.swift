@@ -51,6 +51,50 @@ struct ProcessCPUTime: Equatable {
     }
 }
 
+/// How long a process's threads ran and how long they were ready to run but waited for a CPU, summed over the
+/// threads alive when read (`/proc/<pid>/task/*/schedstat`: nanoseconds on a CPU, nanoseconds waiting on a run queue,
+/// time slices). Waiting as long as running means the machine, not the process, set the pace.
+struct ProcessSchedule: Equatable {
+    var runningNanoseconds: UInt64
+    var waitingNanoseconds: UInt64
+
+    /// One thread's line, `123456 7890 42`.
+    init?(schedstat text: String) {
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        guard fields.count >= 2, let running = UInt64(fields[0]), let waiting = UInt64(fields[1]) else { return nil }
+        runningNanoseconds = running
+        waitingNanoseconds = waiting
+    }
+
+    init(runningNanoseconds: UInt64, waitingNanoseconds: UInt64) {
+        self.runningNanoseconds = runningNanoseconds
+        self.waitingNanoseconds = waitingNanoseconds
+    }
+
+    /// The sum over `pid`'s threads (this process's when `nil`); `nil` when none can be read.
+    static func read(pid: Int32?) -> ProcessSchedule? {
+        let directory = pid.map { "/proc/\($0)/task" } ?? "/proc/self/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        var total: ProcessSchedule?
+        for thread in threads {
+            guard let text = try? String(contentsOfFile: "\(directory)/\(thread)/schedstat", encoding: .utf8),
+                let one = ProcessSchedule(schedstat: text)
+            else { continue }
+            total = ProcessSchedule(
+                runningNanoseconds: (total?.runningNanoseconds ?? 0) + one.runningNanoseconds,
+                waitingNanoseconds: (total?.waitingNanoseconds ?? 0) + one.waitingNanoseconds)
+        }
+        return total
+    }
+
+    /// Seconds spent waiting for a CPU per second of wall time since `earlier` (threads that ended in between are
+    /// not counted).
+    func waitingPerSecond(since earlier: ProcessSchedule, overSeconds seconds: Double) -> Double {
+        guard seconds > 0, waitingNanoseconds >= earlier.waitingNanoseconds else { return 0 }
+        return Double(waitingNanoseconds - earlier.waitingNanoseconds) / 1e9 / seconds
+    }
+}
+
 enum ProcessMemory {
     /// Resident set size in bytes from the text of `/proc/<pid>/status` (its `VmRSS:` line, in kB).
     static func residentBytes(status text: String) -> Int? {

@@ -148,6 +148,16 @@ struct BenchLiveTests {
         #expect(ProcessMemory.residentBytes(status: "VmRSS:\t many kB\n") == nil)
     }
 
+    @Test func schedstat_readsRunningAndWaitingTime() throws {
+        let one = try #require(ProcessSchedule(schedstat: "2500000000 1500000000 421\n"))
+        #expect(one == ProcessSchedule(runningNanoseconds: 2_500_000_000, waitingNanoseconds: 1_500_000_000))
+        #expect(ProcessSchedule(schedstat: "") == nil)
+        let later = ProcessSchedule(runningNanoseconds: 3_000_000_000, waitingNanoseconds: 3_500_000_000)
+        // Two seconds of waiting over four seconds: half a thread waiting all along.
+        #expect(later.waitingPerSecond(since: one, overSeconds: 4) == 0.5)
+        #expect(ProcessSchedule.read(pid: nil) != nil)
+    }
+
     @Test func proc_readsThisProcess() throws {
         // The benchmark reads its own CPU and memory the same way it reads the server's.
         #expect(ProcessCPUTime.read(pid: nil) != nil)
