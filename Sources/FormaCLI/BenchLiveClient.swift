@@ -10,8 +10,9 @@ struct BenchLiveSessionResult: Sendable {
     var opened = false
     /// Why it did not open or ended early, if it did.
     var failure: String?
-    /// The close code the server sent, if any.
+    /// The close code the server sent, if any, and its reason.
     var closeCode: Int?
+    var closeReason: String?
     /// `summary` arrived (the session ran to its `end`).
     var summaryReceived = false
     /// Frame→event latencies of the events matched to the frame that produced them, in nanoseconds.
@@ -92,9 +93,11 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
         keepAlive?.cancel()
         if !result.opened {
             completeReady(BenchHTTPError(
-                result.failure ?? "closed before ready (code \(result.closeCode.map(String.init) ?? "none"))"))
+                result.failure
+                    ?? "closed before ready (\(result.closeCode.map(String.init) ?? "no code") \(result.closeReason ?? ""))"))
         } else if !result.summaryReceived, result.failure == nil {
-            result.failure = "closed before the summary (code \(result.closeCode.map(String.init) ?? "none"))"
+            result.failure =
+                "closed before the summary (\(result.closeCode.map(String.init) ?? "no code") \(result.closeReason ?? ""))"
         }
         result.sendTimes = sendTimes
         complete(result)
@@ -160,6 +163,7 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
         case .connectionClose:
             var data = frame.unmaskedData
             result.closeCode = data.readInteger(as: UInt16.self).map(Int.init)
+            result.closeReason = data.readString(length: min(data.readableBytes, 123))
             if !closeSent {
                 closeSent = true
                 var echo = context.channel.allocator.buffer(capacity: 2)
