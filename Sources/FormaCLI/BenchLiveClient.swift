@@ -92,9 +92,11 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
     func channelInactive(context: ChannelHandlerContext) {
         keepAlive?.cancel()
         if !result.opened {
-            completeReady(BenchHTTPError(
-                result.failure
-                    ?? "closed before ready (\(result.closeCode.map(String.init) ?? "no code") \(result.closeReason ?? ""))"))
+            if result.failure == nil {
+                result.failure =
+                    "closed before ready (\(result.closeCode.map(String.init) ?? "no code") \(result.closeReason ?? ""))"
+            }
+            completeReady(BenchHTTPError(result.failure ?? ""))
         } else if !result.summaryReceived, result.failure == nil {
             result.failure =
                 "closed before the summary (\(result.closeCode.map(String.init) ?? "no code") \(result.closeReason ?? ""))"
@@ -235,9 +237,12 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
             }
         let connected = bootstrap.connect(host: host, port: port).flatMap { channel in
             session.channel = channel
-            // A session the server does not accept within 30 s is given up.
-            channel.eventLoop.scheduleTask(in: .seconds(30)) {
-                if !session.readyCompleted { channel.close(promise: nil) }
+            // A session the server does not accept within 60 s is given up.
+            channel.eventLoop.scheduleTask(in: .seconds(60)) {
+                if !session.readyCompleted {
+                    session.result.failure = "no ready within 60 s"
+                    channel.close(promise: nil)
+                }
             }
             let headers = HTTPHeaders([
                 ("Host", "\(host):\(port)"), ("Content-Length", "0"), ("Authorization", "Bearer \(token)"),
@@ -246,7 +251,7 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
             channel.write(HTTPClientRequestPart.head(head), promise: nil)
             channel.closeFuture.whenComplete { _ in
                 // An upgrade the server refused never adds the handler: fail its promises here.
-                let failure = "the upgrade was refused or the connection closed"
+                let failure = session.result.failure ?? "the upgrade was refused or the connection closed"
                 session.completeReady(BenchHTTPError(failure))
                 session.complete(BenchLiveSessionResult(failure: failure))
             }
