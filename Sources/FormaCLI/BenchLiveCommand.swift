@@ -454,8 +454,9 @@ actor BenchLivePeople {
         let deadline = ContinuousClock.now + .seconds(deadlineSeconds)
         guard let url = URL(string: base + "/metrics") else { throw BenchHTTPError("bad URL \(base)") }
         while ContinuousClock.now < deadline {
+            // No gauge at all: no session was ever opened.
             if let (data, _) = try? await URLSession.shared.data(from: url),
-                Self.openSessions(metrics: String(decoding: data, as: UTF8.self)) == 0
+                (Self.openSessions(metrics: String(decoding: data, as: UTF8.self)) ?? 0) == 0
             {
                 return
             }
