@@ -240,7 +240,8 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
             // A session the server does not accept within 60 s is given up.
             channel.eventLoop.scheduleTask(in: .seconds(60)) {
                 if !session.readyCompleted {
-                    session.result.failure = "no ready within 60 s"
+                    session.result.failure =
+                        session.context == nil ? "no upgrade within 60 s" : "upgraded, but no ready within 60 s"
                     channel.close(promise: nil)
                 }
             }
