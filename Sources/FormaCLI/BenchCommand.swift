@@ -12,7 +12,7 @@ struct BenchCommand: ParsableCommand {
         abstract: "Measure the latency of Forma's engines (build with -c release first).",
         subcommands: [
             Generate.self, BenchMotionCommand.self, BenchHTTPCommand.self, BenchTrainerCommand.self,
-            BenchLeaderboardCommand.self,
+            BenchLeaderboardCommand.self, BenchLiveCommand.self, BenchStartCommand.self,
         ],
         defaultSubcommand: Generate.self)
 

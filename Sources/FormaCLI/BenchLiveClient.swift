@@ -1,0 +1,292 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+/// What one session of `forma bench live` saw.
+struct BenchLiveSessionResult: Sendable {
+    /// `ready` arrived.
+    var opened = false
+    /// Why it did not open or ended early, if it did.
+    var failure: String?
+    /// The close code the server sent, if any, and its reason.
+    var closeCode: Int?
+    var closeReason: String?
+    /// `summary` arrived (the session ran to its `end`).
+    var summaryReceived = false
+    /// Frame→event latencies of the events matched to the frame that produced them, in nanoseconds.
+    var latencies: [Int64] = []
+    /// Events produced by frames (every type but `ready`, `set` and `summary`) that arrived.
+    var eventsReceived = 0
+    /// Of those, events that did not match the next expected one (type), within a look-ahead of five.
+    var eventsUnexpected = 0
+    /// How late the client sent its frames against the schedule, in nanoseconds, one per frame sent.
+    var sendLags: [Int64] = []
+    /// Frames sent.
+    var framesSent = 0
+    /// When each frame was sent (uptime nanoseconds; 0 for a frame not sent).
+    var sendTimes: [UInt64] = []
+
+    /// The session ran: it opened, received its summary and was closed with 1000.
+    var completed: Bool { opened && summaryReceived && closeCode == 1000 && failure == nil }
+}
+
+/// One `/v1/live` session of the benchmark, as a channel handler: everything it does runs on its channel's event
+/// loop (no locks), frames are scheduled at absolute deadlines (``BenchLiveSchedule``), and the only per-frame
+/// allocations are the masked copy of the shared, pre-encoded frame that the WebSocket encoder makes (RFC 6455
+/// requires a client to mask) and NIO's scheduled task.
+final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let plan: BenchLivePlan
+    private let index: Int
+    let ready: EventLoopPromise<Void>
+    let done: EventLoopPromise<BenchLiveSessionResult>
+    // Event-loop confined.
+    private var context: ChannelHandlerContext?
+    private var result = BenchLiveSessionResult()
+    private var sendTimes: [UInt64]
+    private var nextExpected = 0
+    private var keepAlive: RepeatedTask?
+    private var schedule: BenchLiveSchedule?
+    private var closeSent = false
+    private var readyCompleted = false
+    /// The session's socket once connected.
+    private var channel: (any Channel)?
+    private var doneCompleted = false
+
+    init(plan: BenchLivePlan, index: Int, eventLoop: any EventLoop) {
+        self.plan = plan
+        self.index = index
+        ready = eventLoop.makePromise()
+        done = eventLoop.makePromise()
+        sendTimes = Array(repeating: 0, count: plan.frames.count)
+        result.latencies.reserveCapacity(plan.expected.count)
+        result.sendLags.reserveCapacity(plan.frames.count)
+    }
+
+    /// Completes `ready` once (the connection's close may try again).
+    func completeReady(_ error: (any Error)?) {
+        guard !readyCompleted else { return }
+        readyCompleted = true
+        if let error { ready.fail(error) } else { ready.succeed(()) }
+    }
+
+    /// Completes `done` once, with the first result given.
+    func complete(_ result: BenchLiveSessionResult) {
+        guard !doneCompleted else { return }
+        doneCompleted = true
+        done.succeed(result)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        // Before the replay starts, a session that waits for the others keeps within the server's idle limit.
+        keepAlive = context.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(10), delay: .seconds(10)) { _ in
+            self.sendText(self.plan.keepAliveText)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        keepAlive?.cancel()
+        if !result.opened {
+            if result.failure == nil {
+                result.failure =
+                    "closed before ready (\(result.closeCode.map(String.init) ?? "no code") \(result.closeReason ?? ""))"
+            }
+            completeReady(BenchHTTPError(result.failure ?? ""))
+        } else if !result.summaryReceived, result.failure == nil {
+            result.failure =
+                "closed before the summary (\(result.closeCode.map(String.init) ?? "no code") \(result.closeReason ?? ""))"
+        }
+        result.sendTimes = sendTimes
+        complete(result)
+        self.context = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if result.failure == nil { result.failure = String(describing: error) }
+        context.close(promise: nil)
+    }
+
+    /// Starts the replay on `schedule` (call on the channel's event loop, or through ``begin(on:)``).
+    func begin(_ schedule: BenchLiveSchedule) {
+        guard context != nil else { return }
+        keepAlive?.cancel()
+        self.schedule = schedule
+        scheduleFrame(0)
+    }
+
+    private func scheduleFrame(_ frame: Int) {
+        guard let context, let schedule else { return }
+        let deadline = schedule.deadline(session: index, frame: frame)
+        context.eventLoop.scheduleTask(deadline: NIODeadline.uptimeNanoseconds(deadline)) {
+            self.send(frame: frame, due: deadline)
+        }
+    }
+
+    private func send(frame: Int, due: UInt64) {
+        guard let context, context.channel.isActive else { return }
+        if frame == 0 { sendText(plan.startText, flush: false) }
+        if frame == plan.frames.count {
+            sendText(plan.endText)
+            return
+        }
+        let now = NIODeadline.now().uptimeNanoseconds
+        sendTimes[frame] = now
+        result.sendLags.append(Int64(now) - Int64(due))
+        result.framesSent += 1
+        let message = WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: plan.frames[frame])
+        context.writeAndFlush(wrapOutboundOut(message), promise: nil)
+        scheduleFrame(frame + 1)
+    }
+
+    private func sendText(_ text: String, flush: Bool = true) {
+        guard let context else { return }
+        var buffer = context.channel.allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        let message = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: buffer)
+        if flush {
+            context.writeAndFlush(wrapOutboundOut(message), promise: nil)
+        } else {
+            context.write(wrapOutboundOut(message), promise: nil)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            let arrival = NIODeadline.now().uptimeNanoseconds
+            received(text: frame.unmaskedData, at: arrival)
+        case .connectionClose:
+            var data = frame.unmaskedData
+            result.closeCode = data.readInteger(as: UInt16.self).map(Int.init)
+            result.closeReason = data.readString(length: min(data.readableBytes, 123))
+            if !closeSent {
+                closeSent = true
+                var echo = context.channel.allocator.buffer(capacity: 2)
+                echo.writeInteger(UInt16(result.closeCode ?? 1000))
+                let reply = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: echo)
+                let channel = context.channel
+                context.writeAndFlush(wrapOutboundOut(reply)).whenComplete { _ in channel.close(promise: nil) }
+            }
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        default:
+            break
+        }
+    }
+
+    private func received(text: ByteBuffer, at arrival: UInt64) {
+        let bytes = text.readableBytesView
+        let type = BenchLiveEventType.range(in: bytes).map { bytes[$0] } ?? bytes[bytes.endIndex..<bytes.endIndex]
+        if type.elementsEqual(BenchLiveEventType.ready) {
+            if !result.opened {
+                result.opened = true
+                completeReady(nil)
+            }
+            return
+        }
+        if type.elementsEqual(BenchLiveEventType.summary) {
+            result.summaryReceived = true
+            return
+        }
+        if type.elementsEqual(BenchLiveEventType.set) { return }
+        result.eventsReceived += 1
+        // Match it to the next expected event, allowing a few to have gone missing.
+        let limit = min(nextExpected + 5, plan.expected.count)
+        var position = nextExpected
+        while position < limit, !type.elementsEqual(plan.expectedTypeBytes[position]) { position += 1 }
+        guard position < limit else {
+            result.eventsUnexpected += 1
+            return
+        }
+        let sent = sendTimes[plan.expected[position].frame]
+        if sent > 0 { result.latencies.append(Int64(arrival) - Int64(sent)) }
+        nextExpected = position + 1
+    }
+
+    /// Closes the session from the client's side (a session that outlived the step's deadline).
+    func abandon() {
+        if result.failure == nil { result.failure = "no summary before the step's deadline" }
+        channel?.close(promise: nil)
+    }
+
+    /// Opens the session's socket to `/v1/live` with `token` as its bearer; the handler's `ready` tells when the
+    /// server accepted it.
+    static func connect(
+        host: String, port: Int, token: String, plan: BenchLivePlan, index: Int, group: any EventLoopGroup
+    ) -> (BenchLiveSession, EventLoopFuture<any Channel>) {
+        let eventLoop = group.next()
+        let session = BenchLiveSession(plan: plan, index: index, eventLoop: eventLoop)
+        let bootstrap = ClientBootstrap(group: eventLoop)
+            .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                let upgrader = NIOWebSocketClientUpgrader(
+                    maxFrameSize: 1 << 16,
+                    upgradePipelineHandler: { channel, _ in channel.pipeline.addHandler(session) })
+                let configuration: NIOHTTPClientUpgradeSendableConfiguration = (
+                    upgraders: [upgrader], completionHandler: { _ in }
+                )
+                return channel.pipeline.addHTTPClientHandlers(withClientUpgrade: configuration)
+            }
+        let connected = bootstrap.connect(host: host, port: port).flatMap { channel in
+            session.channel = channel
+            // A session the server does not accept within 60 s is given up.
+            channel.eventLoop.scheduleTask(in: .seconds(60)) {
+                if !session.readyCompleted {
+                    session.result.failure =
+                        session.context == nil ? "no upgrade within 60 s" : "upgraded, but no ready within 60 s"
+                    channel.close(promise: nil)
+                }
+            }
+            let headers = HTTPHeaders([
+                ("Host", "\(host):\(port)"), ("Content-Length", "0"), ("Authorization", "Bearer \(token)"),
+            ])
+            let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/live", headers: headers)
+            channel.write(HTTPClientRequestPart.head(head), promise: nil)
+            channel.closeFuture.whenComplete { _ in
+                // An upgrade the server refused never adds the handler: fail its promises here.
+                let failure = session.result.failure ?? "the upgrade was refused or the connection closed"
+                session.completeReady(BenchHTTPError(failure))
+                session.complete(BenchLiveSessionResult(failure: failure))
+            }
+            return channel.writeAndFlush(HTTPClientRequestPart.end(nil)).map { channel }
+        }
+        connected.whenFailure { error in
+            session.completeReady(error)
+            session.complete(BenchLiveSessionResult(failure: "connect: \(error)"))
+        }
+        return (session, connected)
+    }
+}
+
+/// The `type` of a live event, found in its JSON text without decoding it.
+enum BenchLiveEventType {
+    static let ready = Array("ready".utf8)
+    static let summary = Array("summary".utf8)
+    static let set = Array("set".utf8)
+    private static let key = Array(#""type":""#.utf8)
+
+    /// Where the value of the last `"type":"…"` in `bytes` lies (the server sorts keys, so the top-level `type`
+    /// comes after any nested object); `nil` when there is none.
+    static func range<Bytes: RandomAccessCollection>(in bytes: Bytes) -> Range<Int>?
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        var start = bytes.endIndex - key.count
+        while start >= bytes.startIndex {
+            if bytes[start] == key[0], bytes[start..<(start + key.count)].elementsEqual(key) {
+                let valueStart = start + key.count
+                var end = valueStart
+                while end < bytes.endIndex, bytes[end] != UInt8(ascii: "\"") { end += 1 }
+                return valueStart..<end
+            }
+            start -= 1
+        }
+        return nil
+    }
+}
