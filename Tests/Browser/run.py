@@ -1703,7 +1703,7 @@ def test_key_pages_at_tablet_size(harness):
         src = f"{harness.base}/embed/workout/{workout['id']}?company=Acme&replay={harness.host}/squats.json"
         events = open_at_tablet_size(harness, src, user)
         wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ".summary .item-picture svg"), 30, "the summary")
-        check_tablet_page(driver, "workout summary", "tablet-workout")
+        check_tablet_page(driver, "workout summary")
         frame = lambda: driver.switch_to.frame(driver.find_element(By.ID, "forma"))  # noqa: E731
         checked = []
         play_workout(driver, lambda: (driver.switch_to.parent_frame(), events(), frame())[1], tracked["name"],
