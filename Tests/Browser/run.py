@@ -29,6 +29,9 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
    at tablet size, a test started elsewhere carried on to its baseline level; fitness.js's recorder writes the API's
    motion format (sample rate or times, g, deg/s), which the server counts.
 7e. home's "Your workouts" grouped into In progress (Resume, Quit) and Saved; axe-core.
+7f. a plan's levels as a path (locked, open, done, current; keyboard); spoken cues captioned (a replayed shallow
+   squat's cue); the workout summary's movement pictures (reduced motion); home, exercise, competitions, workout,
+   player while counting and results at tablet size (overflow, 44 px targets, axe-core).
 8. the messages the page sent have exactly the shapes FormaKit's decoding tests know.
 9. live.js encodes pose frames byte for byte as the Swift codec does (the golden frames FormaLiveTests writes).
 
@@ -2390,6 +2393,31 @@ def plan_path_when_enrolled(harness, plan, details):
     assert focused == f"level-{nodes[-1]['level']}", focused
     check_axe(driver)
     phone_screenshot(driver, "plan")
+    driver.switch_to.default_content()
+    plan_path_after_a_level(harness, plan, details)
+
+
+def plan_path_after_a_level(harness, plan, details):
+    """Every session of level 1 done (started and saved through the API): level 1 says Completed with a tick and
+    "6 of 6 sessions done", level 2 is open and current, level 3 still locked."""
+    driver = harness.driver
+    user = "plan-finisher"
+    harness.api("POST", f"/v1/plans/{plan['id']}/enrolment", user)
+    for session in details["levels"][0]["sessions"]:
+        workout = harness.api("POST", f"/v1/plans/{plan['id']}/workouts", user, {"sessionId": session["id"]})
+        harness.api("POST", f"/v1/workouts/{workout['id']}/start", user)
+        harness.api("POST", f"/v1/workouts/{workout['id']}/save", user, {})
+    progress = harness.api("GET", f"/v1/plans/{plan['id']}/progress", user)
+    assert progress["unlockedLevel"] == 2, progress
+    open_in_iframe(harness, f"{harness.base}/embed/plan/{plan['id']}?company=Acme", user)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ".plan-path .path-level"), 30, "the plan page")
+    nodes = check_plan_path(driver, details, progress)
+    total = len(details["levels"][0]["sessions"])
+    assert nodes[0]["state"] == "done" and f"Completed · {total} of {total} sessions done" in nodes[0]["text"], nodes[0]
+    assert nodes[1]["state"] == "open" and nodes[1]["current"] == "step", nodes[1]
+    assert all(node["state"] == "locked" for node in nodes[2:]), nodes
+    check_axe(driver)
     driver.switch_to.default_content()
 
 
