@@ -29,6 +29,9 @@ here on another port, a synthetic squat recording from `forma synthesize`, and d
    at tablet size, a test started elsewhere carried on to its baseline level; fitness.js's recorder writes the API's
    motion format (sample rate or times, g, deg/s), which the server counts.
 7e. home's "Your workouts" grouped into In progress (Resume, Quit) and Saved; axe-core.
+7f. a plan's levels as a path (locked, open, done, current; keyboard); spoken cues captioned (a replayed shallow
+   squat's cue); the workout summary's movement pictures (reduced motion); home, exercise, competitions, workout,
+   player while counting and results at tablet size (overflow, 44 px targets, axe-core).
 8. the messages the page sent have exactly the shapes FormaKit's decoding tests know.
 9. live.js encodes pose frames byte for byte as the Swift codec does (the golden frames FormaLiveTests writes).
 
@@ -204,9 +207,10 @@ def click_if_present(driver, selector):
     return False
 
 
-def play_workout(driver, events, tracked_name, timeout=150):
+def play_workout(driver, events, tracked_name, timeout=150, while_counting=None):
     """Clicks through the player as a person would: start, skip rests, finish the timed items; the squat item is
-    left to the live counter and the replayed recording."""
+    left to the live counter and the replayed recording. `while_counting()` is called once, when the camera
+    counts the squat."""
     wait_until(lambda: click_if_present(driver, "#start"), 20, "the Start button")
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -218,6 +222,9 @@ def play_workout(driver, events, tracked_name, timeout=150):
             titles = driver.find_elements(By.CSS_SELECTOR, ".player[data-phase='work'] h1")
             if titles and titles[0].text != tracked_name:
                 click_if_present(driver, "#finish-exercise")
+            elif titles and while_counting and driver.find_elements(By.CSS_SELECTOR, "#rep-count"):
+                counting, while_counting = while_counting, None
+                counting()
         except NOT_THERE_YET:
             pass
         time.sleep(0.3)
@@ -648,6 +655,76 @@ def test_camera_stage(harness):
     assert log["guidance"][-1] == "", "the guidance went away when the person came back"
     assert [e["type"] for e in events() if e["type"] in ("left_camera_frame", "returned_camera_frame")] == \
         ["left_camera_frame", "returned_camera_frame"]
+
+
+CAPTION_RECORDER = """
+window.spokenLog = [];
+window.captionLog = [];
+if ('speechSynthesis' in window) {
+  const speak = window.speechSynthesis.speak.bind(window.speechSynthesis);
+  window.speechSynthesis.speak = (utterance) => { window.spokenLog.push(utterance.text); speak(utterance); };
+}
+const look = () => {
+  const cue = document.getElementById('cue');
+  if (!cue || !cue.textContent) return;
+  const box = cue.getBoundingClientRect();
+  const entry = {text: cue.textContent, role: cue.getAttribute('role'), shown: !cue.classList.contains('visually-hidden')
+                 && box.width > 20 && box.height > 10, color: getComputedStyle(cue).color,
+                 background: getComputedStyle(cue).backgroundColor};
+  const last = window.captionLog[window.captionLog.length - 1];
+  if (!last || last.text !== entry.text || last.shown !== entry.shown) window.captionLog.push(entry);
+};
+new MutationObserver(look).observe(document.body, {childList: true, subtree: true, characterData: true});
+"""
+
+
+def test_spoken_cues_are_captioned(harness):
+    """A replayed squat recording whose first repetition is too shallow: the server's cue ("partial") is spoken and,
+    the same words, shown as a caption in the live region (#cue, role status), white on near-black; unticking
+    "Show captions" hides the caption and keeps the live region; `?captions=off` starts with it hidden."""
+    driver = harness.driver
+    with open(os.path.join(harness.work, "squats.json")) as original:
+        recording = json.load(original)
+    standing = recording["frames"][0]["landmarks"]
+    for frame in recording["frames"]:
+        if 1.0 <= frame["t"] < 3.0 and frame["landmarks"]:
+            frame["landmarks"] = [[s + 0.45 * (p - s) for s, p in zip(rest[:3], point[:3])] + point[3:]
+                                  for rest, point in zip(standing, frame["landmarks"])]
+    with open(os.path.join(harness.work, "squats-shallow.json"), "w") as shallow:
+        json.dump(recording, shallow)
+    for captions in ("", "&captions=off"):
+        events = open_in_iframe(
+            harness, f"{harness.base}/embed/camera?company=Acme{captions}&replay={harness.host}/squats-shallow.json",
+            "caption-user")
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: "Waiting for an exercise" in driver.find_element(By.TAG_NAME, "h1").text, 30, "the camera")
+        driver.execute_script(CAPTION_RECORDER)
+        driver.switch_to.default_content()
+        driver.execute_script("document.getElementById('forma').contentWindow.postMessage("
+                              "JSON.stringify({currentExercise: 'squat'}), arguments[0]);", harness.base)
+        cues = wait_until(lambda: [e["data"]["message"] for e in events() if e["type"] == "mistake"], 90, "a cue")
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        log = wait_until(lambda: driver.execute_script("return window.captionLog") or None, 10, "the caption")
+        spoken = driver.execute_script("return window.spokenLog")
+        assert log[0]["text"] == cues[0] and log[0]["role"] == "status", (log, cues)
+        if spoken:
+            assert spoken[0] == cues[0], (spoken, cues)
+        toggle = driver.find_element(By.ID, "captions-toggle")
+        if captions:
+            assert not log[0]["shown"] and not toggle.is_selected(), log
+        else:
+            assert log[0]["shown"] and log[0]["color"] == "rgb(255, 255, 255)", log
+            assert toggle.is_selected()
+            check_axe(driver)
+            phone_screenshot(driver, "camera-caption")
+            driver.find_element(By.CSS_SELECTOR, "label.captions-toggle").click()
+            cue = driver.find_element(By.ID, "cue")
+            assert "visually-hidden" in cue.get_attribute("class") and cue.get_attribute("role") == "status", \
+                cue.get_attribute("outerHTML")
+        label = driver.find_element(By.CSS_SELECTOR, "label.captions-toggle")
+        assert label.size["height"] >= 44, label.size
+        driver.switch_to.default_content()
+        wait_until(lambda: [e for e in events() if e["type"] == "exercise_completed"], 120, "exercise_completed")
 
 
 def test_camera_component_exercise_in_the_configuration(harness):
@@ -1482,6 +1559,167 @@ def test_exercise_pages(harness):
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
+SUMMARY_PICTURES = """
+return [...document.querySelectorAll('.summary .items li')].map((li) => {
+  const figure = li.querySelector('.item-picture svg.demonstration');
+  return {id: li.dataset.exerciseId, picture: !!figure, frame: figure && figure.dataset.frame,
+          playing: figure && figure.dataset.playing, joints: figure ? figure.querySelectorAll('circle.joint').length : 0,
+          label: figure && figure.getAttribute('aria-label'), width: figure && figure.getBoundingClientRect().width};
+});"""
+
+
+def test_workout_summary_pictures(harness):
+    """The workout summary shows, beside each exercise the camera counts and no other, a small moving picture of the
+    movement (the exercise page's demonstration: 33 landmarks), with one Pause pictures button that stops them all;
+    with reduced motion asked for they stand still until Play pictures; axe-core finds no violation (phone size)."""
+    driver = harness.driver
+    user = "summary-pictures"
+    workout, tracked = harness.workout_for(user)
+    counted = {item["exerciseId"] for item in workout["items"] if item.get("poseExercise")}
+    driver.set_window_size(390, 844)
+    try:
+        open_in_iframe(harness, f"{harness.base}/embed/workout/{workout['id']}?company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ".summary .item-picture svg"), 30, "the pictures")
+        rows = driver.execute_script(SUMMARY_PICTURES)
+        assert [r["id"] for r in rows] == [item["exerciseId"] for item in workout["items"]], rows
+        for row in rows:
+            assert row["picture"] == (row["id"] in counted), row
+            if row["picture"]:
+                assert row["joints"] == 33 and row["label"] == f"Animated figure doing {tracked['name']}", row
+                assert row["playing"] == "true" and 40 <= row["width"] <= 80, row
+        first = [r["frame"] for r in rows if r["picture"]]
+        wait_until(lambda: [r["frame"] for r in driver.execute_script(SUMMARY_PICTURES) if r["picture"]] != first,
+                   20, "the pictures to move")
+        button = driver.find_element(By.ID, "pictures-play")
+        assert button.text == "Pause pictures" and button.get_attribute("aria-pressed") == "true"
+        assert button.size["height"] >= 44
+        check_axe(driver)
+        phone_screenshot(driver, "workout")
+        button.click()
+        assert button.text == "Play pictures" and button.get_attribute("aria-pressed") == "false"
+        paused = [r["frame"] for r in driver.execute_script(SUMMARY_PICTURES) if r["picture"]]
+        assert all(r["playing"] == "false" for r in driver.execute_script(SUMMARY_PICTURES) if r["picture"])
+        driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]));")
+        assert [r["frame"] for r in driver.execute_script(SUMMARY_PICTURES) if r["picture"]] == paused
+        driver.switch_to.default_content()
+
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                               {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        open_in_iframe(harness, f"{harness.base}/embed/workout/{workout['id']}?company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ".summary .item-picture svg"), 30,
+                   "the pictures, reduced motion")
+        rows = [r for r in driver.execute_script(SUMMARY_PICTURES) if r["picture"]]
+        assert rows and all(r["playing"] == "false" for r in rows), rows
+        button = driver.find_element(By.ID, "pictures-play")
+        assert button.text == "Play pictures"
+        still = [r["frame"] for r in rows]
+        button.click()
+        wait_until(lambda: [r["frame"] for r in driver.execute_script(SUMMARY_PICTURES) if r["picture"]] != still,
+                   20, "the pictures to move after Play pictures")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
+TABLET = (820, 1180)
+
+LAYOUT = """
+const doc = document.documentElement;
+const width = doc.clientWidth;
+const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 1 && r.height > 1
+  && getComputedStyle(e).visibility !== 'hidden' && !e.closest('.visually-hidden'); };
+const name = (e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} ${(e.innerText || e.getAttribute('aria-label') || '').trim().slice(0, 30)}`;
+const beyond = [...document.querySelectorAll('body *')].filter(shown)
+  .filter((e) => { const r = e.getBoundingClientRect(); return r.right > width + 1 || r.left < -1; }).map(name);
+const small = [...document.querySelectorAll('button, a[href], select, input:not([type=hidden]), textarea, [role=button]')]
+  .map((e) => (e.matches('input[type=checkbox], input[type=radio]') && e.closest('label')) || e)
+  .filter(shown)
+  .filter((e) => { const r = e.getBoundingClientRect(); return r.height < 44 || r.width < 44; })
+  .map((e) => { const r = e.getBoundingClientRect(); return `${name(e)} ${Math.round(r.width)}×${Math.round(r.height)}`; });
+return {width, inner: window.innerWidth, scrollWidth: Math.max(doc.scrollWidth, document.body.scrollWidth), beyond: beyond.slice(0, 8), small};
+"""
+
+
+def open_at_tablet_size(harness, src, user):
+    """Opens `src` in the host's iframe drawn at tablet size (820 × 1180 CSS pixels); the driver is in the frame."""
+    driver = harness.driver
+    events = open_in_iframe(harness, src, user)
+    driver.execute_script("const f = document.getElementById('forma'); f.style.width = arguments[0] + 'px';"
+                          "f.style.height = arguments[1] + 'px';", *TABLET)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    return events
+
+
+def check_tablet_page(driver, what, picture=None):
+    """At tablet size: nothing wider than the page (no sideways scrolling), every button, link and field at least
+    44 × 44 px (a check box with its label), and no axe-core violation."""
+    driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]));")
+    layout = driver.execute_script(LAYOUT)
+    assert layout["inner"] == TABLET[0], (what, layout["inner"])
+    assert layout["scrollWidth"] <= layout["width"] and not layout["beyond"], (what, layout)
+    assert not layout["small"], (what, layout["small"])
+    check_axe(driver)
+    if picture:
+        tablet_screenshot(driver, picture)
+
+
+def tablet_screenshot(driver, name):
+    """With FORMA_SCREENSHOTS, the iframe as drawn at tablet size, as a small palette PNG."""
+    directory = os.environ.get("FORMA_SCREENSHOTS")
+    if not directory:
+        return
+    driver.execute_script("window.scrollTo(0, 0);")
+    driver.switch_to.default_content()
+    path = os.path.join(directory, f"{name}.png")
+    driver.find_element(By.ID, "forma").screenshot(path)
+    shrink(path)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+
+
+def test_key_pages_at_tablet_size(harness):
+    """Home, the exercise page, the competitions, the workout summary, the player while the camera counts a replayed
+    squat, and the results, each at tablet size (820 × 1180): no sideways overflow, touch targets of at least 44 px,
+    no axe-core violation."""
+    driver = harness.driver
+    user = "tablet-user"
+    workout, tracked = harness.workout_for(user)
+    driver.set_window_size(TABLET[0] + 100, TABLET[1] + 200)
+    try:
+        open_at_tablet_size(harness, f"{harness.base}/embed/?company=Acme", user)
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#plans li"), 30, "home")
+        check_tablet_page(driver, "home", "tablet-home")
+        driver.switch_to.default_content()
+
+        open_at_tablet_size(harness, f"{harness.base}/embed/exercise/Barbell_Squat?company=Acme", user)
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "svg#demonstration"), 30, "the exercise")
+        check_tablet_page(driver, "exercise")
+        driver.switch_to.default_content()
+
+        open_at_tablet_size(harness, f"{harness.base}/embed/competitions?company=Acme", user)
+        wait_until(lambda: driver.find_elements(By.ID, "open-competitions"), 30, "competitions")
+        check_tablet_page(driver, "competitions")
+        driver.switch_to.default_content()
+
+        src = f"{harness.base}/embed/workout/{workout['id']}?company=Acme&replay={harness.host}/squats.json"
+        events = open_at_tablet_size(harness, src, user)
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ".summary .item-picture svg"), 30, "the summary")
+        check_tablet_page(driver, "workout summary")
+        frame = lambda: driver.switch_to.frame(driver.find_element(By.ID, "forma"))  # noqa: E731
+        checked = []
+        play_workout(driver, lambda: (driver.switch_to.parent_frame(), events(), frame())[1], tracked["name"],
+                     while_counting=lambda: (check_tablet_page(driver, "player, counting", "tablet-player"),
+                                             checked.append(True)))
+        assert checked, "the player was never seen counting"
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ".results #results-title"), 30, "the results")
+        check_tablet_page(driver, "results", "tablet-results")
+    finally:
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
 def board_rows(driver):
     return [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
             for row in driver.find_elements(By.CSS_SELECTOR, "#standings tr")]
@@ -1956,7 +2194,6 @@ def test_view_workouts(harness):
         wait_until(lambda: click_if_present(driver, f"button[aria-label='Resume {going['name']}']"), 30, "Resume")
         start = wait_until(lambda: driver.find_elements(By.ID, "start"), 30, "the player's summary")
         assert start[0].text == "Resume workout", start[0].text
-        phone_screenshot(driver, "workout")
         start[0].click()
         wait_until(lambda: harness.api("GET", f"/v1/workouts/{going['id']}", user)["activeRun"]["status"]
                    == "in_progress", 20, "the run resumed")
@@ -2090,6 +2327,100 @@ def check_no_raw_keys(driver, keys):
     assert missing == [], f"keys the page asked for that its language lacks: {missing}"
 
 
+def path_nodes(driver):
+    return driver.execute_script("""
+        return [...document.querySelectorAll('.plan-path .path-level')].map((li) => {
+          const button = li.querySelector('button.path-node');
+          const box = button.getBoundingClientRect();
+          const line = getComputedStyle(li, '::after');
+          return {level: Number(li.dataset.level), state: li.dataset.state, text: button.innerText.replace(/\\s+/g, ' '),
+                  current: button.getAttribute('aria-current'), height: box.height, width: box.width,
+                  icon: !!li.querySelector('.path-icon svg[aria-hidden=true]'),
+                  line: line.content !== 'none' && parseFloat(line.height) > 0};
+        });""")
+
+
+def check_plan_path(driver, details, progress):
+    """The path shows every level in order, each node at least 44 px high with its state in words (not colour alone)
+    and the line joining it to the next; the level of the next session is marked current, levels above the unlocked
+    one say Locked."""
+    nodes = wait_until(lambda: path_nodes(driver) or None, 20, "the plan's path")
+    assert [n["level"] for n in nodes] == [level["number"] for level in details["levels"]], nodes
+    current = None
+    if progress and progress.get("nextSessionId"):
+        current = next(level["number"] for level in details["levels"]
+                       if any(s["id"] == progress["nextSessionId"] for s in level["sessions"]))
+    for index, (node, level) in enumerate(zip(nodes, details["levels"])):
+        assert f"Level {level['number']}: {level['title']}" in node["text"], node
+        weeks = sorted({s["week"] for s in level["sessions"]})
+        assert (f"Week {weeks[0]}" if len(weeks) == 1 else f"Weeks {weeks[0]}–{weeks[-1]}") in node["text"], node
+        locked = progress is None or level["number"] > progress["unlockedLevel"]
+        assert node["state"] == ("locked" if locked else node["state"]) and (node["state"] != "locked") == (not locked)
+        assert ("Locked" in node["text"]) == locked, node
+        assert ("Unlocked" in node["text"] or "Completed" in node["text"]) == (not locked), node
+        assert (node["current"] == "step") == (level["number"] == current), (node, current)
+        assert ("You are here" in node["text"]) == (level["number"] == current), node
+        assert node["icon"] and node["height"] >= 44, node
+        assert node["line"] == (index < len(nodes) - 1), node
+    return nodes
+
+
+def plan_path_when_enrolled(harness, plan, details):
+    """Enrolled, the first level is open and current, the others locked; Tab reaches the nodes in order and Enter on
+    a locked level's node takes the focus to that level's sessions."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver = harness.driver
+    user = "plan-walker"
+    harness.api("POST", f"/v1/plans/{plan['id']}/enrolment", user)
+    progress = harness.api("GET", f"/v1/plans/{plan['id']}/progress", user)
+    open_in_iframe(harness, f"{harness.base}/embed/plan/{plan['id']}?company=Acme", user)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ".plan-path .path-level"), 30, "the enrolled plan page")
+    nodes = check_plan_path(driver, details, progress)
+    assert nodes[0]["current"] == "step" and nodes[0]["state"] == "open", nodes[0]
+    assert len(nodes) > 1 and nodes[1]["state"] == "locked", nodes
+    # The keyboard: from the Back button, Tab moves through the path's nodes in order.
+    driver.execute_script("document.querySelector('.plan button.quiet').focus();")
+    reached = []
+    for _ in range(len(nodes)):
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+        reached.append(driver.execute_script(
+            "const li = document.activeElement.closest('.path-level'); return li && Number(li.dataset.level);"))
+    assert reached == [n["level"] for n in nodes], reached
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    focused = driver.execute_script("return document.activeElement.closest('section.level').id")
+    assert focused == f"level-{nodes[-1]['level']}", focused
+    check_axe(driver)
+    phone_screenshot(driver, "plan")
+    driver.switch_to.default_content()
+    plan_path_after_a_level(harness, plan, details)
+
+
+def plan_path_after_a_level(harness, plan, details):
+    """Every session of level 1 done (started and saved through the API): level 1 says Completed with a tick and
+    "6 of 6 sessions done", level 2 is open and current, level 3 still locked."""
+    driver = harness.driver
+    user = "plan-finisher"
+    harness.api("POST", f"/v1/plans/{plan['id']}/enrolment", user)
+    for session in details["levels"][0]["sessions"]:
+        workout = harness.api("POST", f"/v1/plans/{plan['id']}/workouts", user, {"sessionId": session["id"]})
+        harness.api("POST", f"/v1/workouts/{workout['id']}/start", user)
+        harness.api("POST", f"/v1/workouts/{workout['id']}/save", user, {})
+    progress = harness.api("GET", f"/v1/plans/{plan['id']}/progress", user)
+    assert progress["unlockedLevel"] == 2, progress
+    open_in_iframe(harness, f"{harness.base}/embed/plan/{plan['id']}?company=Acme", user)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, ".plan-path .path-level"), 30, "the plan page")
+    nodes = check_plan_path(driver, details, progress)
+    total = len(details["levels"][0]["sessions"])
+    assert nodes[0]["state"] == "done" and f"Completed · {total} of {total} sessions done" in nodes[0]["text"], nodes[0]
+    assert nodes[1]["state"] == "open" and nodes[1]["current"] == "step", nodes[1]
+    assert all(node["state"] == "locked" for node in nodes[2:]), nodes
+    check_axe(driver)
+    driver.switch_to.default_content()
+
+
 def test_plan_and_leaderboard_pages(harness):
     """/embed/plan/{id} shows the plan's title, summary, Start this plan and each level's sessions as the API has
     them; /embed/leaderboard shows the API's leaderboard rows; axe-core finds no violation on either (phone size)."""
@@ -2108,9 +2439,10 @@ def test_plan_and_leaderboard_pages(harness):
         assert levels == [f"Level {level['number']}: {level['title']}" for level in details["levels"]], levels
         sessions = len(driver.find_elements(By.CSS_SELECTOR, ".plan .level li"))
         assert sessions == sum(len(level["sessions"]) for level in details["levels"]), sessions
+        check_plan_path(driver, details, None)
         check_axe(driver)
-        phone_screenshot(driver, "plan")
         driver.switch_to.default_content()
+        plan_path_when_enrolled(harness, plan, details)
         board = harness.api("GET", "/v1/challenges/leaderboard?exercise=squat&seconds=10&limit=10", user)
         open_in_iframe(harness, f"{harness.base}/embed/leaderboard?exercise=squat&duration=10&company=Acme", user)
         driver.switch_to.frame(driver.find_element(By.ID, "forma"))
@@ -2366,12 +2698,12 @@ def main():
     passed = failed = 0
     try:
         harness.start()
-        for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component, test_camera_stage,
+        for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component, test_camera_stage, test_spoken_cues_are_captioned,
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
                      test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_exercise_pages, test_competitions_page, test_trainer_chat,
                      test_fitness_test_page, test_fitness_test_carries_on_at_tablet_size,
-                     test_fitness_js_writes_the_apis_motion_format, test_view_workouts, test_results_screen,
+                     test_fitness_js_writes_the_apis_motion_format, test_view_workouts, test_workout_summary_pictures, test_key_pages_at_tablet_size, test_results_screen,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames,
                      test_plan_and_leaderboard_pages, test_language_catalogues, test_pages_in_german,
                      test_every_page_in_german):

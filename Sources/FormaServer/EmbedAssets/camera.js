@@ -1,6 +1,7 @@
 // The camera-only component (/embed/camera) for hosts with their own player: the host names the exercise with
 // {"currentExercise": "squat"} (in its configuration message or any later one), pauses with {"pause": true|false} and stops with {"stopCamera": true}; the page
 // counts and reports repetitions, mistakes and framing like the player does.
+import { cueCaption } from './captions.js';
 import { h, show } from './dom.js';
 import { LiveSession, reportLiveEvent, mistakeList } from './live.js';
 import { stageEvent } from './overlay.js';
@@ -127,7 +128,7 @@ export class CameraView {
       h('section', { class: 'player camera-only' },
         h('h1', {}, this.exercise || t('camera.waiting')),
         h('p', { class: 'big', id: 'rep-count' }, String(this.tally.reps)),
-        h('p', { class: 'cue', id: 'cue', role: 'status' }, this.cue),
+        cueCaption(this.cue),
         this.paused ? h('p', { class: 'paused' }, t('player.paused')) : null),
       this.context.stage().shown(Boolean(this.exercise && this.source)));
   }

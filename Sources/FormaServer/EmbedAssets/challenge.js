@@ -1,6 +1,7 @@
 // The timed challenge (/embed/challenge?exercise=squat&duration=60) and its leaderboard (/embed/leaderboard?…):
 // the server counts and times the challenge (docs/live-protocol.md, "Timed challenges") and ranks each person's best
 // within the company (GET /v1/challenges/leaderboard).
+import { cueCaption } from './captions.js';
 import { h, show, formatSeconds, sleep } from './dom.js';
 import { LiveSession, reportLiveEvent, mistakeList } from './live.js';
 import { stageEvent } from './overlay.js';
@@ -202,7 +203,7 @@ export class ChallengeView {
         h('h1', {}, t('challenge.title', { exercise: this.exercise })),
         h('p', { class: 'big', id: 'rep-count' }, big),
         h('p', { class: 'caption', id: 'time-left' }, caption),
-        h('p', { class: 'cue', id: 'cue', role: 'status' }, this.cue),
+        cueCaption(this.cue),
         h('div', { class: 'actions' }, h('button', { id: 'stop', class: 'quiet', onClick: () => this.finish(null) }, t('challenge.stop')))),
       this.context.stage().shown(true));
   }

@@ -141,8 +141,9 @@ function measuredAngle(frame, landmarks) {
 }
 
 // The animated figure: bones and the 33 landmarks of each frame, the measured joint highlighted with its angle.
-class Demonstration {
-  constructor(demo, name) {
+// `small`: a picture for a list (the workout summary): the figure alone, no id, caption or button of its own.
+export class Demonstration {
+  constructor(demo, name, { small = false } = {}) {
     this.demo = demo;
     this.frameIndex = 0;
     this.playing = false;
@@ -152,16 +153,17 @@ class Demonstration {
     this.body.highlight(demo.measuredLandmarks);
     this.angle = svg('text', { class: 'angle', 'text-anchor': 'start' });
     this.svg = svg('svg', {
-      viewBox: `0 0 ${size} ${size}`, class: 'demonstration', role: 'img', id: 'demonstration',
+      viewBox: `0 0 ${size} ${size}`, class: small ? 'demonstration small' : 'demonstration', role: 'img',
+      id: small ? null : 'demonstration',
       'aria-label': t('exercise.figure', { name }),
     }, this.body.element, this.angle);
     const angleWords = demo.unit === 'degrees' && demo.measuredLandmarks.length === 3
       ? t('exercise.followsAngle', { from: degrees(demo.startValue), to: degrees(demo.targetValue) })
       : t('exercise.followsJoints');
-    this.button = h('button', {
+    this.button = small ? null : h('button', {
       type: 'button', id: 'demonstration-play', 'aria-pressed': 'false', onClick: () => (this.playing ? this.pause() : this.play()),
     }, t('exercise.play'));
-    this.element = h('figure', { class: 'demonstration-figure' }, this.svg,
+    this.element = small ? this.svg : h('figure', { class: 'demonstration-figure' }, this.svg,
       h('figcaption', {}, angleWords), h('div', { class: 'actions' }, this.button));
     // Shown still at the turning point until played: the position a person aims for, the frame furthest from the
     // start position.
@@ -189,13 +191,20 @@ class Demonstration {
 
   play() {
     this.playing = true;
-    this.button.textContent = t('exercise.pause');
-    this.button.setAttribute('aria-pressed', 'true');
+    if (this.button) {
+      this.button.textContent = t('exercise.pause');
+      this.button.setAttribute('aria-pressed', 'true');
+    }
     this.svg.dataset.playing = 'true';
     this.started = null;
     const offset = this.frameIndex / this.demo.framesPerSecond;
     const step = (time) => {
-      if (!this.playing) return;
+      // Stopped, or its view was replaced (the summary when the workout starts): no drawing off screen.
+      if (!this.playing || !this.svg.isConnected) {
+        this.playing = false;
+        this.svg.dataset.playing = 'false';
+        return;
+      }
       if (this.started === null) this.started = time - offset * 1000;
       const seconds = (time - this.started) / 1000;
       const index = Math.floor(seconds * this.demo.framesPerSecond) % this.demo.frames.length;
@@ -208,8 +217,10 @@ class Demonstration {
   pause() {
     this.playing = false;
     if (this.request) cancelAnimationFrame(this.request);
-    this.button.textContent = t('exercise.play');
-    this.button.setAttribute('aria-pressed', 'false');
+    if (this.button) {
+      this.button.textContent = t('exercise.play');
+      this.button.setAttribute('aria-pressed', 'false');
+    }
     this.svg.dataset.playing = 'false';
   }
 }

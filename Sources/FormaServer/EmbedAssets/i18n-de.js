@@ -36,11 +36,20 @@ export default {
   'home.level': 'Stufe',
   'home.minutes': 'Minuten',
   'home.getWorkout': 'Training erstellen',
+  'captions.show': 'Untertitel zeigen',
   'plan.enrol': 'Diesen Plan beginnen',
   'plan.level': 'Stufe {number}: {title}',
   'plan.session': 'Woche {week}, Tag {day}: {title}',
   'plan.done': 'erledigt',
   'plan.start': 'Starten',
+  'plan.path.title': 'Dein Weg',
+  'plan.path.week': 'Woche {week}',
+  'plan.path.weeks': 'Wochen {first}–{last}',
+  'plan.path.locked': 'Gesperrt',
+  'plan.path.open': 'Freigeschaltet',
+  'plan.path.done': 'Abgeschlossen',
+  'plan.path.current': 'Du bist hier · {state}',
+  'plan.path.sessions': { one: '{completed} von {count} Einheit erledigt', other: '{completed} von {count} Einheiten erledigt' },
 
   // Deine Trainings
   'workouts.heading': 'Deine Trainings',
@@ -60,6 +69,8 @@ export default {
   'workouts.runInProgress': 'läuft, {time} geschafft',
 
   // Der Trainingsplayer
+  'player.picturesPlay': 'Bilder abspielen',
+  'player.picturesPause': 'Bilder anhalten',
   'player.summaryLine': '{level} · etwa {minutes}',
   'player.startWorkout': 'Training starten',
   'player.resumeWorkout': 'Training fortsetzen',

@@ -38,11 +38,20 @@ export default {
   'home.level': 'Level',
   'home.minutes': 'Minutes',
   'home.getWorkout': 'Get a workout',
+  'captions.show': 'Show captions',
   'plan.enrol': 'Start this plan',
   'plan.level': 'Level {number}: {title}',
   'plan.session': 'Week {week}, day {day}: {title}',
   'plan.done': 'done',
   'plan.start': 'Start',
+  'plan.path.title': 'Your path',
+  'plan.path.week': 'Week {week}',
+  'plan.path.weeks': 'Weeks {first}–{last}',
+  'plan.path.locked': 'Locked',
+  'plan.path.open': 'Unlocked',
+  'plan.path.done': 'Completed',
+  'plan.path.current': 'You are here · {state}',
+  'plan.path.sessions': { one: '{completed} of {count} session done', other: '{completed} of {count} sessions done' },
 
   // Your workouts (home)
   'workouts.heading': 'Your workouts',
@@ -62,6 +71,8 @@ export default {
   'workouts.runInProgress': 'in progress, {time} done',
 
   // The workout player
+  'player.picturesPlay': 'Play pictures',
+  'player.picturesPause': 'Pause pictures',
   'player.summaryLine': '{level} · about {minutes}',
   'player.startWorkout': 'Start workout',
   'player.resumeWorkout': 'Resume workout',

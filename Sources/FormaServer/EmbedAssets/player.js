@@ -2,10 +2,12 @@
 // pause and exit; the run is started, paused, resumed, quit and saved through the API, and every step is reported
 // to the host (docs/embed-protocol.md). The trainer chat plays its workout with the same player inside the chat
 // (`root`, `onExit`, `onFinish`): it draws into `root` instead of the page and hands leaving and finishing back.
+import { cueCaption } from './captions.js';
 import { h, show as showPage, formatSeconds, sleep, speak } from './dom.js';
 import { LiveSession, mistakeList } from './live.js';
 import { stageEvent } from './overlay.js';
 import { resultsView, shareText, totalsOf } from './results.js';
+import { Demonstration } from './exercises.js';
 import { t, formatMinutes, formatPercent } from './i18n.js';
 
 const COUNTDOWN_SECONDS = 3;
@@ -51,8 +53,7 @@ export class WorkoutPlayer {
     }
     const workout = this.workout;
     this.bridge.post('workout_opened', { id: workout.id, title: workout.name });
-    this.show(
-      h('section', { class: 'summary' },
+    this.summary = h('section', { class: 'summary' },
         h('h1', {}, workout.name),
         h('p', { class: 'meta' }, t('player.summaryLine', { level: workout.level, minutes: formatMinutes(Math.round(workout.estimatedSeconds / 60)) })),
         workout.theme ? themeLine(workout.theme) : null,
@@ -64,7 +65,43 @@ export class WorkoutPlayer {
         h('div', { class: 'actions' },
           h('button', { id: 'start', class: 'primary', onClick: () => this.start() },
             workout.activeRun && workout.activeRun.workoutId === workout.id ? t('player.resumeWorkout') : t('player.startWorkout')),
-          h('button', { id: 'exit', onClick: () => this.exit('summary') }, t('player.exit')))));
+          h('button', { id: 'exit', onClick: () => this.exit('summary') }, t('player.exit'))));
+    this.show(this.summary);
+    this.showPictures(workout.items);
+  }
+
+  // A small picture of the movement beside each exercise the camera counts: the same demonstration as
+  // /embed/exercise/{id} (the counter's own model), playing unless the person's system asks for reduced motion,
+  // with one Pause / Play pictures button for all. Pictures that cannot be fetched are left out: the list is there.
+  async showPictures(items) {
+    const summary = this.summary;
+    const ids = [...new Set(items.filter((item) => item.poseExercise).map((item) => item.exerciseId))];
+    if (ids.length === 0) return;
+    const guides = await Promise.all(ids.map((id) =>
+      this.api.get(`/v1/exercises/${encodeURIComponent(id)}/guide`).catch(() => null)));
+    if (!summary.isConnected) return;
+    const byId = new Map(ids.map((id, index) => [id, guides[index]]));
+    const pictures = [];
+    for (const row of summary.querySelectorAll('.items li')) {
+      const item = items.find((entry) => entry.exerciseId === row.dataset.exerciseId && entry.poseExercise);
+      const guide = item && byId.get(item.exerciseId);
+      if (!guide || !guide.demonstration) continue;
+      const picture = new Demonstration(guide.demonstration, item.name, { small: true });
+      row.prepend(h('span', { class: 'item-picture' }, picture.element));
+      row.classList.add('with-picture');
+      pictures.push(picture);
+    }
+    if (pictures.length === 0) return;
+    const reduced = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    const button = h('button', { id: 'pictures-play', type: 'button', 'aria-pressed': 'false' }, t('player.picturesPlay'));
+    const set = (playing) => {
+      pictures.forEach((picture) => (playing ? picture.play() : picture.pause()));
+      button.setAttribute('aria-pressed', String(playing));
+      button.textContent = playing ? t('player.picturesPause') : t('player.picturesPlay');
+    };
+    button.addEventListener('click', () => set(button.getAttribute('aria-pressed') !== 'true'));
+    summary.querySelector('.actions').append(button);
+    set(!reduced);
   }
 
   async start() {
@@ -519,7 +556,7 @@ export class WorkoutPlayer {
         h('h1', {}, title),
         h('p', { class: 'big', id: counter ? 'rep-count' : 'display' }, big),
         h('p', { class: 'caption' }, caption),
-        h('p', { class: 'cue', id: 'cue', role: 'status' }, cue || ''),
+        cueCaption(cue || ''),
         this.paused ? h('p', { class: 'paused' }, t('player.paused')) : null,
         h('div', { class: 'actions' }, buttons.map((name) => all[name]))),
       this.context.stage().shown(Boolean(counter && this.phase && this.phase.kind === 'work')));
