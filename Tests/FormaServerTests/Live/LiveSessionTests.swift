@@ -205,7 +205,7 @@ struct LiveSessionTests {
             _ = try await client.waitFor("ready")
 
             // act: thirty seconds without a message pass on the session's clock
-            try client.sessionClock().advance(seconds: 30.05)
+            try await client.sessionClock().advance(seconds: 30.05)
 
             // verify
             #expect(try await client.closed() == .init(code: 1008, reason: "idle: no message for 30 s"))

@@ -164,13 +164,16 @@ final class LiveTestClient: @unchecked Sendable {
         }.get()
     }
 
-    /// The clock of this client's session on the server; needs the session's `ready`.
-    func sessionClock() throws -> ManualLiveClock {
-        try #require(openSession().clock as? ManualLiveClock)
+    /// The clock of this client's session on the server, once the session is ready.
+    func sessionClock() async throws -> ManualLiveClock {
+        try #require(try await openSession().clock as? ManualLiveClock)
     }
 
-    private func openSession() throws -> LiveSessionRegistry.OpenSession {
-        let id = try #require(UUID(uuidString: messages(ofType: "ready").first?["session"] as? String ?? ""))
+    /// The session on the server, once its `ready` has arrived (waited for: on a busy machine the server may not
+    /// have answered yet).
+    private func openSession() async throws -> LiveSessionRegistry.OpenSession {
+        let ready = try await waitFor("ready")
+        let id = try #require(UUID(uuidString: ready?["session"] as? String ?? ""), "no ready: \(messages.count) messages")
         return try #require(server.sessions.session(id))
     }
 
@@ -185,7 +188,7 @@ final class LiveTestClient: @unchecked Sendable {
     func replay(
         _ recording: PoseRecording, clockSecondsPerFrameSecond: Double = 1, maximumAhead: Int = 10
     ) async throws {
-        let session = try openSession()
+        let session = try await openSession()
         let clock = try #require(session.clock as? ManualLiveClock)
         var previous: Double?
         for frame in recording.frames {
