@@ -360,7 +360,7 @@ async function plan(id) {
       details.levels.map((level) => {
         const open = progress && level.number <= progress.unlockedLevel;
         return h('section', { class: 'level', id: `level-${level.number}` },
-          h('h2', { tabindex: '-1' }, t('plan.level', { number: level.number, title: level.title })),
+          h('h2', { tabindex: '-1' }, t('plan.level', { number: level.number, title: levelName(level) })),
           h('ol', {}, level.sessions.map((session) =>
             h('li', {},
               h('span', {}, t('plan.session', { week: session.week, day: session.day, title: session.title })),
@@ -420,7 +420,7 @@ function planPath(levels, progress) {
         h('button', { class: 'path-node', 'aria-current': isCurrent ? 'step' : null, onClick: () => goTo(level) },
           h('span', { class: 'path-icon' }, icon(state)),
           h('span', { class: 'path-text' },
-            h('strong', {}, t('plan.level', { number: level.number, title: level.title })),
+            h('strong', {}, t('plan.level', { number: level.number, title: levelName(level) })),
             h('span', { class: 'path-weeks' }, weeks(level)),
             h('span', { class: 'path-state' },
               isCurrent ? t('plan.path.current', { state: t(`plan.path.${state}`) }) : t(`plan.path.${state}`),
@@ -440,3 +440,10 @@ if (settings.problem) {
 }
 if (urlStyleProblem) context.report('configuration', urlStyleProblem);
 if (urlLanguageProblem) context.report('configuration', urlLanguageProblem);
+
+// The API's level titles read "Level 2: Build" (English, as the server writes them); the catalogue adds the
+// number in the page's language, so only the name after it is kept.
+function levelName(level) {
+  const prefix = `Level ${level.number}: `;
+  return level.title.startsWith(prefix) ? level.title.slice(prefix.length) : level.title;
+}
