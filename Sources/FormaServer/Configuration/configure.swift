@@ -53,6 +53,7 @@ public func configure(
     let databases = DatabasePool(
         databases: app.databases, eventLoopGroup: app.eventLoopGroup, logger: app.logger,
         oneConnection: configuration.database.kind == "sqlite")
+    app.formaDatabases = databases
     let allowedOrigins = AllowedOrigins()
     app.databases.middleware.use(AllowedOriginsInvalidation(origins: allowedOrigins))
     app.http.server.configuration.reportMetrics = false  // counted per application instead (RequestMetrics)

@@ -2,6 +2,7 @@ import FluentKit
 import Logging
 import NIOCore
 import SQLKit
+import Vapor
 
 /// The application's databases, from which each request takes a handle.
 ///
@@ -44,5 +45,18 @@ extension Database {
     func sql() throws(ServiceError) -> any SQLDatabase {
         guard let sql = self as? any SQLDatabase else { throw .broken("no SQL database") }
         return sql
+    }
+}
+
+extension Application {
+    private struct DatabasePoolKey: StorageKey {
+        typealias Value = DatabasePool
+    }
+
+    /// The handles every part of the server takes its database from (requests, the reminder queue, live sessions),
+    /// so that on SQLite all of them share the one connection. Set by `configure`; `nil` before.
+    var formaDatabases: DatabasePool? {
+        get { storage[DatabasePoolKey.self] }
+        set { storage[DatabasePoolKey.self] = newValue }
     }
 }

@@ -30,8 +30,11 @@ enum LiveSession {
         webSocket.onText { _, text in queue(.text(text)) }
         webSocket.onBinary { _, buffer in queue(.frame(Array(buffer.readableBytesView))) }
         let sessionID = UUID()
+        // The server's shared handle (on SQLite, its one connection: live sets and leases must not wait in SQLite's
+        // busy handler for the requests' writes, nor they for these).
+        let database = (try? application.formaDatabases?.database()) ?? application.db
         let store = FluentLiveStore(
-            application: application, logger: logger, sessionID: sessionID, database: application.db)
+            application: application, logger: logger, sessionID: sessionID, database: database)
         let formaClock = application.formaClock
         let watchdog = webSocket.eventLoop.scheduleRepeatedTask(
             initialDelay: .milliseconds(100), delay: .milliseconds(100)
