@@ -1695,7 +1695,7 @@ def test_profile_page(harness):
 
 
 def test_people_page(harness):
-    """/embed/people at phone size: finds a person by their user id, follows them, cheers their completed workout in
+    """/embed/people at phone size: finds a person by part of their name and one by their user id, follows them, cheers their completed workout in
     the feed, and gives them 20 points with a message: the points move (read back through the API) and the host gets
     points_changed; following a private profile is a request; an unknown id is said under the field; axe-core finds
     no violation."""
@@ -1728,16 +1728,20 @@ def test_people_page(harness):
         find("nobody-here")
         wait_until(lambda: driver.find_element(By.ID, "find-error").text, 10, "not found")
         assert driver.find_element(By.ID, "find-error").text == \
-            "Nobody with the id 'nobody-here' uses Forma in this company."
+            "Nobody in this company is called 'nobody-here' or has that id."
 
-        find("private-one")
+        find("PI")  # by part of the name, ignoring case
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#results li[data-user-id='private-one']"), 10, "Pia")
+        assert [li.get_attribute("data-user-id") for li in driver.find_elements(By.CSS_SELECTOR, "#results li")] \
+            == ["private-one"]
+        driver.find_element(By.CSS_SELECTOR, "#results li button.open-person").click()
         wait_until(lambda: driver.find_element(By.ID, "person-heading").text == "Pia", 10, "Pia")
         driver.find_element(By.ID, "follow").click()
         wait_until(lambda: driver.find_element(By.ID, "people-status").text ==
                    "Follow requested: Pia has a private profile.", 10, "requested")
         assert driver.find_element(By.ID, "follow").text == "Withdraw request"
 
-        find(friend)
+        find(friend)  # a user id, as a host app may hand it
         wait_until(lambda: driver.find_element(By.ID, "person-heading").text == "Finn", 10, "Finn")
         driver.find_element(By.ID, "follow").click()
         wait_until(lambda: driver.find_element(By.ID, "people-status").text == "You now follow Finn.", 10, "followed")

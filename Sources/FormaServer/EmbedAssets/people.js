@@ -1,5 +1,4 @@
-// People (/embed/people, docs/community.md): find a person of the company by their user id (the host app's id; the
-// API has no name search), see their public profile, follow or unfollow them (a private profile makes a follow a
+// People (/embed/people, docs/community.md): find people of the company by name (or a user id), see their public profile, follow or unfollow them (a private profile makes a follow a
 // request), give them points with a message, and cheer the completed workouts of the people followed, from the feed.
 // A gift carries an idempotency key made once per attempt, so a retried press never gives twice; after a gift the
 // host hears `points_changed`.
@@ -17,6 +16,7 @@ export class PeopleView {
     show(h('p', { class: 'status' }, t('common.loading')));
     this.status = h('p', { class: 'status', id: 'people-status', role: 'status' });
     this.card = h('div', { id: 'person', class: 'person-card' });
+    this.results = h('ul', { id: 'results', 'aria-label': t('people.results') });
     this.following = h('ul', { id: 'following', 'aria-labelledby': 'following-heading' });
     this.feed = h('ul', { id: 'feed', 'aria-labelledby': 'feed-heading' });
     this.query = h('input', { id: 'find-user', name: 'userId', type: 'text', maxlength: 200, required: true,
@@ -39,7 +39,7 @@ export class PeopleView {
     }
     show(h('section', { class: 'people-page' },
       h('h1', { id: 'people-page-heading' }, t('people.heading')),
-      form, this.card, this.status,
+      form, this.results, this.card, this.status,
       h('h2', { id: 'following-heading' }, t('people.following')), this.following,
       h('h2', { id: 'feed-heading' }, t('people.feed')), this.feed,
       h('div', { class: 'actions' },
@@ -52,7 +52,7 @@ export class PeopleView {
     this.following.replaceChildren(...(page.items.length === 0
       ? [h('li', { class: 'empty' }, t('people.noFollowing'))]
       : page.items.map((person) => h('li', { dataset: { userId: person.userId } },
-        h('button', { class: 'link open-person', onClick: () => this.find(person.userId) },
+        h('button', { class: 'link open-person', onClick: () => this.open_(person.userId) },
           person.displayName || t('people.athlete'))))));
   }
 
@@ -99,22 +99,45 @@ export class PeopleView {
     this.status.textContent = t('people.cheeredName', { name: item.displayName || t('people.athlete') });
   }
 
-  async find(userId) {
+  // Searches display names (GET /v1/people?q=); with no name matching, tries the text as a user id, which a host
+  // app may hand its person to type. Each person found opens their profile.
+  async find(text) {
     this.findError.textContent = '';
     this.query.removeAttribute('aria-invalid');
-    if (!userId) {
-      this.query.setAttribute('aria-invalid', 'true');
-      this.findError.textContent = t('people.userIdMissing');
-      this.query.focus();
-      return;
+    if (!text) return this.findProblem(t('people.userIdMissing'));
+    let found;
+    try {
+      found = await this.context.api.get(`/v1/people?q=${encodeURIComponent(text)}&limit=20`);
+    } catch (error) {
+      return this.findProblem(error.message);
     }
+    if (found.items.length === 0) {
+      try {
+        await this.context.api.get(`/v1/people/${encodeURIComponent(text)}`);
+        return this.open_(text);
+      } catch (error) {
+        this.results.replaceChildren();
+        return this.findProblem(error.status === 404 ? t('people.notFound', { userId: text }) : error.message);
+      }
+    }
+    this.results.replaceChildren(...found.items.map((person) => h('li', { dataset: { userId: person.userId } },
+      h('button', { class: 'link open-person', onClick: () => this.open_(person.userId) }, person.displayName),
+      h('span', { class: 'meta' }, t(`people.state.${person.followedByMe}`)))));
+    this.status.textContent = t('people.foundCount', { count: found.items.length });
+  }
+
+  findProblem(message) {
+    this.query.setAttribute('aria-invalid', 'true');
+    this.findError.textContent = message;
+    this.query.focus();
+  }
+
+  async open_(userId) {
     let person;
     try {
       person = await this.context.api.get(`/v1/people/${encodeURIComponent(userId)}`);
     } catch (error) {
-      this.query.setAttribute('aria-invalid', 'true');
-      this.findError.textContent = error.status === 404 ? t('people.notFound', { userId }) : error.message;
-      this.query.focus();
+      this.status.textContent = error.message;
       return;
     }
     this.giftKey = null;
