@@ -32,6 +32,13 @@ public enum FormaEvent: Sendable, Equatable {
     case fitnessTestCompleted(FitnessTestCompleted)
     /// The competitions page joined the person to a competition (`competition_joined`).
     case competitionJoined(CompetitionJoined)
+    /// The person's points balance changed on the profile or people page (`points_changed`): a purchase, a gift, or
+    /// the points a completed mission paid.
+    case pointsChanged(PointsChanged)
+    /// The profile page bought an item (`purchase_completed`).
+    case purchaseCompleted(PurchaseCompleted)
+    /// The profile page saw a daily mission newly completed (`mission_completed`).
+    case missionCompleted(MissionCompleted)
     case unknown(type: String, data: JSONValue)
 
     public struct Launched: Sendable, Equatable, Codable {
@@ -175,6 +182,28 @@ public enum FormaEvent: Sendable, Equatable {
 
     /// A competition joined from `/embed/competitions`: its id, name and metric, and when the person joined (RFC
     /// 3339), from the answer of `PUT /v1/competitions/{id}/membership` (docs/competitions.md).
+    /// The balance after the change, the change (negative for a purchase or a gift), and why: `purchase`, `gift` or
+    /// `mission_completed`.
+    public struct PointsChanged: Sendable, Equatable, Codable {
+        public var balance: Int
+        public var change: Int
+        public var reason: String
+    }
+
+    /// A purchase: the item, how many at what price each, and the person's balance right after it.
+    public struct PurchaseCompleted: Sendable, Equatable, Codable {
+        public var itemId: String
+        public var quantity: Int
+        public var unitPrice: Int
+        public var balance: Int
+    }
+
+    /// A daily mission completed today (its id in the company's set) and the points it paid.
+    public struct MissionCompleted: Sendable, Equatable, Codable {
+        public var missionId: String
+        public var points: Int
+    }
+
     public struct CompetitionJoined: Sendable, Equatable, Codable {
         public var competitionId: String
         public var name: String
@@ -237,6 +266,9 @@ public enum FormaEvent: Sendable, Equatable {
         case "goal_completed": event = payload(GoalCompleted.self).map(FormaEvent.goalCompleted)
         case "fitness_test_completed": event = payload(FitnessTestCompleted.self).map(FormaEvent.fitnessTestCompleted)
         case "competition_joined": event = payload(CompetitionJoined.self).map(FormaEvent.competitionJoined)
+        case "points_changed": event = payload(PointsChanged.self).map(FormaEvent.pointsChanged)
+        case "purchase_completed": event = payload(PurchaseCompleted.self).map(FormaEvent.purchaseCompleted)
+        case "mission_completed": event = payload(MissionCompleted.self).map(FormaEvent.missionCompleted)
         case "trainer_schedule_next_workout":
             // Seed 002 puts scheduledFor beside type; accept it inside data too.
             let scheduled = whole.objectValue?["scheduledFor"] ?? data.objectValue?["scheduledFor"]

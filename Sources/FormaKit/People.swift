@@ -19,6 +19,21 @@ public struct PersonPage: Sendable, Hashable, Codable {
     public var nextCursor: String?
 }
 
+/// A person found by name (`searchPeople`): what anyone in the company may see of them, and how the signed-in
+/// person follows them.
+public struct PersonFound: Sendable, Hashable, Codable {
+    public var userId: String
+    public var displayName: String
+    public var hasAvatar: Bool
+    public var followedByMe: PublicProfile.Relation
+}
+
+/// A page of people found, by name; `nextCursor` reads the next one.
+public struct PeopleFound: Sendable, Hashable, Codable {
+    public var people: [PersonFound]
+    public var nextCursor: String?
+}
+
 /// A person's public profile: nothing private, only what anyone in the company may see.
 public struct PublicProfile: Sendable, Hashable, Codable {
     public enum Relation: String, Sendable, Hashable, Codable {
@@ -114,6 +129,22 @@ extension FormaKit {
     public func setPrivateProfile(_ hidden: Bool) async throws(FormaError) {
         try await call { client in
             _ = try await client.updateProfile(body: .json(.init(privateProfile: hidden))).ok
+        }
+    }
+
+    /// People of the company whose display name contains `query` (1–100 characters, ignoring case), by name.
+    public func searchPeople(_ query: String, cursor: String? = nil, limit: Int = 20) async throws(FormaError)
+        -> PeopleFound
+    {
+        try await call { client in
+            let api = try await client.searchPeople(query: .init(q: query, cursor: cursor, limit: limit)).ok.body.json
+            return PeopleFound(
+                people: api.items.map {
+                    PersonFound(
+                        userId: $0.userId, displayName: $0.displayName, hasAvatar: $0.hasAvatar,
+                        followedByMe: PublicProfile.Relation(rawValue: $0.followedByMe.rawValue) ?? .none)
+                },
+                nextCursor: api.nextCursor)
         }
     }
 

@@ -1821,6 +1821,208 @@ def test_competitions_page(harness):
     driver.switch_to.default_content()
 
 
+def top_up(harness, user, points):
+    """Credits `points` to `user` as a host back end does after an in-app payment: an HS256 top-up token signed with
+    the company's secret (docs/community.md, "Top-up tokens")."""
+    import base64
+    import hashlib
+    import hmac
+    import uuid
+
+    if not getattr(harness, "top_up_secret", None):
+        harness.top_up_secret = company_call(harness, "PUT", "/v1/company/points-key", {"algorithm": "HS256"})["secret"]
+        harness.company_id = company_call(harness, "GET", "/v1/company")["id"]
+
+    def b64(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    header = b64(json.dumps({"alg": "HS256"}).encode())
+    payload = b64(json.dumps({"jti": str(uuid.uuid4()), "sub": user, "points": points, "exp": int(time.time()) + 600,
+                              "aud": harness.company_id}).encode())
+    signature = b64(hmac.new(harness.top_up_secret.encode(), f"{header}.{payload}".encode(), hashlib.sha256).digest())
+    return harness.api("POST", "/v1/me/points/top-ups", user, {"token": f"{header}.{payload}.{signature}"})
+
+
+def points_of(harness, user):
+    return harness.api("GET", "/v1/me/points?limit=100", user)
+
+
+def test_profile_page(harness):
+    """/embed/profile at phone size: the balance a top-up gave, an item on sale, today's missions, the streak and the
+    follow counts. Too many of the item is refused for the balance and a price changed by the company is shown; then
+    the first Buy's answer is lost on its way back (the server did charge): Buy again sends the same idempotency key,
+    the server answers the first purchase again, and the balance fell once. The host gets purchase_completed and
+    points_changed, and mission_completed for the mission a gift made through the API completed meanwhile; axe-core
+    finds no violation."""
+    driver = harness.driver
+    user = "shopper"
+    harness.api("PATCH", "/v1/me", "shop-friend", {"displayName": "Sam"})
+    top_up(harness, user, 100)
+    item = company_call(harness, "POST", "/v1/company/items", {"name": "Water bottle", "price": 30})
+    driver.set_window_size(390, 844)
+    try:
+        events = open_in_iframe(harness, f"{harness.base}/embed/profile?company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        row = f"#items li[data-item-id='{item['id']}']"
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, row), 30, "the item")
+        assert driver.find_element(By.ID, "balance").text == "Balance: 100 points"
+        missions = [li.get_attribute("data-mission-id") for li in driver.find_elements(By.CSS_SELECTOR, "#missions li")]
+        assert missions == ["train", "encourage", "go-live"], missions
+        assert driver.find_element(By.CSS_SELECTOR, "#missions li[data-mission-id='encourage'] .meta").text \
+            == "0 of 1 · 5 points"
+        assert driver.find_element(By.ID, "streak").text == "Current: 0 days · longest: 0"
+        assert driver.find_element(By.ID, "follows").text == "0 followers · following 0"
+        check_axe(driver)
+
+        # a gift made elsewhere (the host's own screen) completes today's "encourage" mission: 100 - 10 + 5
+        harness.api("POST", "/v1/people/shop-friend/gifts", user, {"points": 10, "idempotencyKey": "gift-1"})
+
+        quantity = driver.find_element(By.CSS_SELECTOR, f"{row} input.quantity")
+        quantity.clear()
+        quantity.send_keys("99")
+        driver.find_element(By.CSS_SELECTOR, f"{row} button.buy").click()
+        error = f"#buy-error-{item['id']}"
+        wait_until(lambda: driver.find_element(By.CSS_SELECTOR, error).text, 10, "the refusal")
+        assert driver.find_element(By.CSS_SELECTOR, error).text == \
+            "Not enough points: this costs 2,970, your balance is 95.", driver.find_element(By.CSS_SELECTOR, error).text
+
+        company_call(harness, "PATCH", f"/v1/company/items/{item['id']}", {"price": 25})
+        quantity.clear()
+        quantity.send_keys("2")
+        driver.find_element(By.CSS_SELECTOR, f"{row} button.buy").click()
+        wait_until(lambda: "price changed" in driver.find_element(By.CSS_SELECTOR, error).text, 10, "price changed")
+        assert driver.find_element(By.CSS_SELECTOR, f"{row} .price").text == "25 points each"
+        check_axe(driver)
+
+        driver.execute_script("""
+            window.purchasesSent = [];
+            const real = window.fetch;
+            let dropped = false;
+            window.fetch = async (url, init) => {
+              const buying = init && init.method === 'POST' && String(url).endsWith('/v1/me/purchases');
+              if (buying) window.purchasesSent.push(JSON.parse(init.body));
+              const response = await real(url, init);
+              if (buying && !dropped) {
+                dropped = true;
+                throw new TypeError('the answer was lost');
+              }
+              return response;
+            };""")
+        driver.find_element(By.CSS_SELECTOR, f"{row} button.buy").click()
+        wait_until(lambda: driver.find_element(By.CSS_SELECTOR, error).text.startswith("Not bought"), 10, "lost")
+        assert points_of(harness, user)["balance"] == 45  # the server did charge: 95 - 2 × 25
+        wait_until(lambda: driver.find_element(By.CSS_SELECTOR, f"{row} button.buy").is_enabled(), 10, "Buy again")
+        driver.find_element(By.CSS_SELECTOR, f"{row} button.buy").click()
+        wait_until(lambda: driver.find_element(By.ID, "profile-status").text.startswith("Bought"), 10, "bought")
+        sent = driver.execute_script("return window.purchasesSent")
+        assert len(sent) == 2 and sent[0] == sent[1] and sent[0]["idempotencyKey"], sent
+        assert driver.find_element(By.ID, "profile-status").text == "Bought 2 × Water bottle. Balance: 45."
+        assert driver.find_element(By.ID, "balance").text == "Balance: 45 points"
+        statement = points_of(harness, user)
+        assert statement["balance"] == 45, statement["balance"]
+        assert [e["kind"] for e in statement["entries"]].count("purchase") == 1, statement["entries"]
+        assert driver.find_element(By.CSS_SELECTOR, "#missions li[data-mission-id='encourage'] .meta").text \
+            == "Done · 5 points earned"
+        check_axe(driver)
+        phone_screenshot(driver, "profile")
+        driver.switch_to.default_content()
+        sent = [e for e in events() if e["type"] in ("purchase_completed", "points_changed", "mission_completed")]
+        assert sent == [
+            {"type": "purchase_completed", "data": {"itemId": item["id"], "quantity": 2, "unitPrice": 25, "balance": 45}},
+            {"type": "points_changed", "data": {"balance": 45, "change": -50, "reason": "purchase"}},
+            {"type": "mission_completed", "data": {"missionId": "encourage", "points": 5}},
+            {"type": "points_changed", "data": {"balance": 45, "change": 5, "reason": "mission_completed"}},
+        ], sent
+        RECEIVED.extend(raw for raw in driver.execute_script("return window.formaRaw")
+                        if any(kind in raw for kind in ("purchase_completed", "points_changed", "mission_completed")))
+    finally:
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
+def test_people_page(harness):
+    """/embed/people at phone size: finds a person by part of their name and one by their user id, follows them, cheers their completed workout in
+    the feed, and gives them 20 points with a message: the points move (read back through the API) and the host gets
+    points_changed; following a private profile is a request; an unknown id is said under the field; axe-core finds
+    no violation."""
+    driver = harness.driver
+    user = "giver"
+    friend = "gift-friend"
+    harness.api("PATCH", "/v1/me", user, {"displayName": "Gia"})
+    harness.api("PATCH", "/v1/me", friend, {"displayName": "Finn"})
+    harness.api("PATCH", "/v1/me", "private-one", {"displayName": "Pia", "privateProfile": True})
+    top_up(harness, user, 50)
+    workout = harness.api("POST", "/v1/workouts/generate", friend,
+                          {"muscles": ["quadriceps"], "equipment": [], "level": "beginner", "minutes": 10, "seed": 3})
+    harness.api("POST", f"/v1/workouts/{workout['id']}/start", friend)
+    harness.api("POST", f"/v1/workouts/{workout['id']}/save", friend,
+                {"results": [{"exerciseId": workout["items"][0]["exerciseId"], "reps": 10}]})
+    friend_before = points_of(harness, friend)["balance"]
+    driver.set_window_size(390, 844)
+    try:
+        events = open_in_iframe(harness, f"{harness.base}/embed/people?company=Acme", user)
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: driver.find_elements(By.ID, "find-user"), 30, "the search")
+        check_axe(driver)
+
+        def find(user_id):
+            field = driver.find_element(By.ID, "find-user")
+            field.clear()
+            field.send_keys(user_id)
+            driver.find_element(By.ID, "find-button").click()
+
+        find("nobody-here")
+        wait_until(lambda: driver.find_element(By.ID, "find-error").text, 10, "not found")
+        assert driver.find_element(By.ID, "find-error").text == \
+            "Nobody in this company is called 'nobody-here' or has that id."
+
+        find("PI")  # by part of the name, ignoring case
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#results li[data-user-id='private-one']"), 10, "Pia")
+        assert [li.get_attribute("data-user-id") for li in driver.find_elements(By.CSS_SELECTOR, "#results li")] \
+            == ["private-one"]
+        driver.find_element(By.CSS_SELECTOR, "#results li button.open-person").click()
+        wait_until(lambda: driver.find_element(By.ID, "person-heading").text == "Pia", 10, "Pia")
+        driver.find_element(By.ID, "follow").click()
+        wait_until(lambda: driver.find_element(By.ID, "people-status").text ==
+                   "Follow requested: Pia has a private profile.", 10, "requested")
+        assert driver.find_element(By.ID, "follow").text == "Withdraw request"
+
+        find(friend)  # a user id, as a host app may hand it
+        wait_until(lambda: driver.find_element(By.ID, "person-heading").text == "Finn", 10, "Finn")
+        driver.find_element(By.ID, "follow").click()
+        wait_until(lambda: driver.find_element(By.ID, "people-status").text == "You now follow Finn.", 10, "followed")
+        assert driver.find_element(By.ID, "person-counts").text == "1 follower · following 0"
+        cheer = "#feed li[data-run-id] button.cheer"
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, cheer), 10, "the feed")
+        driver.find_element(By.CSS_SELECTOR, cheer).click()
+        wait_until(lambda: driver.find_element(By.ID, "people-status").text == "You cheered Finn.", 10, "cheered")
+        assert driver.find_element(By.CSS_SELECTOR, "#feed li[data-run-id] .cheers").text == "1 cheer"
+        feed = harness.api("GET", "/v1/me/feed", user)["items"]
+        assert feed[0]["workout"]["cheers"] == 1 and feed[0]["workout"]["cheeredByMe"], feed
+
+        driver.find_element(By.ID, "gift-points").send_keys("20")
+        driver.find_element(By.ID, "gift-message").send_keys("Well done")
+        driver.find_element(By.ID, "gift-button").click()
+        wait_until(lambda: driver.find_element(By.ID, "people-status").text.startswith("You gave"), 10, "given")
+        mine = points_of(harness, user)
+        # 50 from the top-up, 5 for the "encourage" mission the cheer completed, 20 given
+        assert mine["balance"] == 35, mine
+        assert driver.find_element(By.ID, "people-status").text == "You gave Finn 20 points. Balance: 35."
+        theirs = points_of(harness, friend)
+        assert theirs["balance"] == friend_before + 20, (theirs, friend_before)
+        gift = theirs["entries"][0]
+        assert (gift["kind"], gift["amount"], gift["counterpartyUserId"], gift["message"]) == \
+            ("gift", 20, user, "Well done"), gift
+        check_axe(driver)
+        phone_screenshot(driver, "people", scroll_to="#person-heading")
+        driver.switch_to.default_content()
+        changed = [e for e in events() if e["type"] == "points_changed"]
+        assert changed == [{"type": "points_changed", "data": {"balance": 35, "change": -20, "reason": "gift"}}], changed
+    finally:
+        driver.switch_to.default_content()
+        driver.set_window_size(600, 1000)
+
+
 def backdate_active_run(harness, workout_id, user, seconds):
     """Moves the person's run in progress `seconds` back in the server's SQLite database, as if they had started it
     that long ago: the server's clock is the real one here, and a goal counts only runs active for at least 10
@@ -2533,7 +2735,7 @@ def test_every_page_in_german(harness):
     plan = harness.api("GET", "/v1/plans", user)["items"][0]["id"]
     pages = ["", f"plan/{plan}", "exercises", "exercise/Barbell_Squat", "goals", "themes", "pain-map", "progress",
              "fitness-test", "trainer", "competitions", "leaderboard?exercise=squat&duration=10",
-             "challenge?exercise=squat&duration=10", "camera"]
+             "challenge?exercise=squat&duration=10", "camera", "profile", "people"]
     driver.set_window_size(390, 844)
     try:
         for page in pages:
@@ -2709,7 +2911,7 @@ def main():
         for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component, test_camera_stage, test_spoken_cues_are_captioned,
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
-                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_exercise_pages, test_competitions_page, test_trainer_chat,
+                     test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_exercise_pages, test_competitions_page, test_profile_page, test_people_page, test_trainer_chat,
                      test_fitness_test_page, test_fitness_test_carries_on_at_tablet_size,
                      test_fitness_js_writes_the_apis_motion_format, test_view_workouts, test_workout_summary_pictures, test_key_pages_at_tablet_size, test_results_screen,
                      test_events_match_formakit_fixture, test_live_js_writes_the_golden_frames,

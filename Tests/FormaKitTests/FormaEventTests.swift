@@ -60,6 +60,28 @@ import Testing
         #expect(selected.first.map { UUID(uuidString: $0.id) != nil } == true)
     }
 
+    @Test func recordedProfileMessages_carryThePurchaseAndTheBalance() throws {
+        let events = try Self.recorded().map(FormaEvent.init(message:))
+        let purchases = events.compactMap { if case .purchaseCompleted(let data) = $0 { data } else { nil } }
+        #expect(purchases.count == 1)
+        #expect(purchases.first.map { ($0.quantity, $0.unitPrice, $0.balance) } ?? (0, 0, 0) == (2, 25, 45))
+        #expect(purchases.first.map { UUID(uuidString: $0.itemId) != nil } == true)
+        let changes = events.compactMap { if case .pointsChanged(let data) = $0 { data } else { nil } }
+        #expect(changes == [FormaEvent.PointsChanged(balance: 45, change: -50, reason: "purchase")])
+        let missions = events.compactMap { if case .missionCompleted(let data) = $0 { data } else { nil } }
+        #expect(missions == [FormaEvent.MissionCompleted(missionId: "encourage", points: 5)])
+    }
+
+    @Test func pointsChangedWithoutItsFields_isUnknown() throws {
+        // A message missing a field is not dropped silently into a wrong case: it stays `.unknown`.
+        let event = try FormaEvent(message: #"{"type":"points_changed","data":{"balance":3}}"#)
+        guard case .unknown(let type, _) = event else {
+            Issue.record("decoded \(event)")
+            return
+        }
+        #expect(type == "points_changed")
+    }
+
     @Test func recordedGoalMessage_carriesTheGoal() throws {
         let completed = try Self.recorded().map(FormaEvent.init(message:)).compactMap {
             if case .goalCompleted(let data) = $0 { data } else { nil }

@@ -21,6 +21,8 @@ import { ExercisesView, ExerciseView } from './exercises.js';
 import { t, setLanguage, formatMinutes } from './i18n.js';
 import { CameraStage } from './overlay.js';
 import { CompetitionsView, CompetitionBoardView } from './competitions.js';
+import { ProfileView } from './profile.js';
+import { PeopleView } from './people.js';
 
 const settings = JSON.parse(document.body.dataset.forma || '{}');
 const params = new URLSearchParams(location.search);
@@ -120,6 +122,8 @@ function parseRoute(pathname) {
   if (parts[0] === 'competitions' && parts.length === 2) return { name: 'competition', id: parts[1] };
   if (parts[0] === 'exercise' && parts.length === 2) return { name: 'exercise', id: parts[1] };
   if (parts[0] === 'fitness-test' && parts.length === 1) return { name: 'fitness-test' };
+  if (parts[0] === 'profile' && parts.length === 1) return { name: 'profile' };
+  if (parts[0] === 'people' && parts.length === 1) return { name: 'people' };
   return { name: 'unknown', path: pathname };
 }
 
@@ -263,6 +267,12 @@ function render(next, config = {}) {
       return view.open();
     case 'fitness-test':
       view = new FitnessTestView(context);
+      return view.open();
+    case 'profile':
+      view = new ProfileView(context);
+      return view.open();
+    case 'people':
+      view = new PeopleView(context);
       return view.open();
     default:
       return context.fail('not_found', t('error.noPage', { path: next.path }));

@@ -90,6 +90,32 @@ extension FormaAPIHandler {
                 lastDay: today.streak.lastDay.map(GoalMapping.day))))))
     }
 
+    func searchPeople(_ input: Operations.SearchPeople.Input) async throws -> Operations.SearchPeople.Output {
+        let me = try Caller.person()
+        let text = input.query.q.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...100).contains(text.count) else {
+            throw InputError.invalid([FieldIssue(field: "q", message: "must be 1 to 100 characters of a name")])
+        }
+        let limit = try QueryBounds.value(input.query.limit, of: "limit", in: 1...100, default: 20)
+        let cursor = try input.query.cursor.map { text throws(InputError) in
+            guard let cursor = PeopleStore.SearchCursor(encoded: text) else {
+                throw InputError.badParameter(FieldIssue(
+                    field: "cursor", message: "is not a cursor this search gave (use nextCursor as it is)"))
+            }
+            return cursor
+        }
+        let found = try await peopleStore(for: me).search(text, after: cursor, limit: limit)
+        return .ok(.init(body: .json(.init(
+            items: found.people.map {
+                .init(
+                    userId: PeopleStore.publicID(of: $0.user), displayName: $0.user.displayName ?? "",
+                    hasAvatar: $0.hasAvatar,
+                    followedByMe: Components.Schemas.PersonFound.FollowedByMePayload(rawValue: $0.relation.rawValue)
+                        ?? .none)
+            },
+            nextCursor: found.next?.encoded))))
+    }
+
     private func peoplePage(_ list: PeopleStore.List, cursor text: String?, limit: Int?) async throws
         -> Components.Schemas.PersonPage
     {

@@ -236,6 +236,84 @@ struct PeopleStore {
         return Page(people: people, next: next)
     }
 
+    // MARK: Search
+
+    /// A person found by name, with how the caller follows them.
+    struct Found {
+        var user: UserModel
+        var hasAvatar: Bool
+        var relation: Relation
+    }
+
+    /// A position in a search: after the person named `name` with id `id` (results are by name, then id).
+    struct SearchCursor: Equatable {
+        var name: String
+        var id: UUID
+
+        /// base64url of `s1|id|name` (the name last, since it may hold `|`).
+        var encoded: String {
+            let text = "s1|\(id.uuidString.lowercased())|\(name)"
+            return Data(text.utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+
+        init(name: String, id: UUID) {
+            self.name = name
+            self.id = id
+        }
+
+        init?(encoded text: String) {
+            guard text.utf8.count <= 200 else { return nil }
+            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8) else {
+                return nil
+            }
+            let parts = decoded.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] == "s1", let id = UUID(uuidString: String(parts[1])) else { return nil }
+            self.init(name: String(parts[2]), id: id)
+        }
+    }
+
+    /// Up to `limit` people of the caller's company whose display name contains `text` (ignoring case), by name then
+    /// id, after `cursor`; never the caller, never a person without a name. `LIKE` with `%` and `_` in `text`
+    /// escaped, so they match themselves.
+    func search(_ text: String, after cursor: SearchCursor?, limit: Int) async throws -> (people: [Found], next: SearchCursor?) {
+        let escaped = text.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        let pattern = "%\(escaped)%"
+        let after: SQLQueryString = cursor.map { cursor in
+            "AND (display_name > \(bind: cursor.name) OR (display_name = \(bind: cursor.name) AND id > \(bind: cursor.id)))"
+        } ?? ""
+        let rows = try await database.sql().raw("""
+            SELECT id FROM \(ident: UserModel.schema)
+            WHERE company_id = \(bind: companyID) AND id <> \(bind: userID) AND display_name IS NOT NULL
+            AND LOWER(display_name) LIKE \(bind: pattern) ESCAPE '\\' \(after)
+            ORDER BY display_name, id LIMIT \(unsafeRaw: String(limit + 1))
+            """).all(decoding: IDRow.self)
+        let shownIDs = rows.prefix(limit).map(\.id)
+        let users = shownIDs.isEmpty ? [] : try await UserModel.query(on: database)
+            .filter(\.$company.$id == companyID).filter(\.$id ~~ shownIDs).all()
+        let byID = Dictionary(users.compactMap { user in user.id.map { ($0, user) } }, uniquingKeysWith: { a, _ in a })
+        let avatars = try await Self.withAvatars(shownIDs, on: database)
+        let follows = shownIDs.isEmpty ? [] : try await FollowModel.query(on: database)
+            .filter(\.$companyID == companyID).filter(\.$followerID == userID).filter(\.$followedID ~~ shownIDs).all()
+        let relations = Dictionary(follows.map { ($0.followedID, $0.approved ? Relation.following : .requested) },
+            uniquingKeysWith: { a, _ in a })
+        let people = shownIDs.compactMap { id in
+            byID[id].map { Found(user: $0, hasAvatar: avatars.contains(id), relation: relations[id] ?? .none) }
+        }
+        let next = rows.count > limit ? people.last.flatMap { found in
+            found.user.id.map { SearchCursor(name: found.user.displayName ?? "", id: $0) }
+        } : nil
+        return (people, next)
+    }
+
+    private struct IDRow: Decodable {
+        var id: UUID
+    }
+
     /// Which of `userIDs` have a profile picture.
     static func withAvatars(_ userIDs: [UUID], on database: any Database) async throws -> Set<UUID> {
         guard !userIDs.isEmpty else { return [] }

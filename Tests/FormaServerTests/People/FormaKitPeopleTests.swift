@@ -38,4 +38,27 @@ struct FormaKitPeopleTests {
             #expect(status == 422 && fields.map(\.field) == ["userId"])
         }
     }
+
+    @Test func aHostAppFindsPeopleByNameThroughFormaKit() async throws {
+        try await withLiveServer { app, server in
+            // setup: Ada, and three others named; Ada follows Cy
+            let key = try await APIClient(app: app).createCompany("Acme")
+            let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+            let kit = { (user: String) in FormaKit(baseURL: url, apiKey: key, companyName: "Acme", userId: user) }
+            let ada = kit("ada")
+            for (user, name) in [("ada", "Ada"), ("bo", "Bo Runner"), ("cy", "Cy Runner"), ("di", "Di")] {
+                _ = try await kit(user).updateProfile(ProfileUpdate(displayName: name))
+            }
+            _ = try await ada.follow(userId: "cy")
+
+            // act: one at a time
+            let first = try await ada.searchPeople("runner", limit: 1)
+            let second = try await ada.searchPeople("runner", cursor: first.nextCursor, limit: 1)
+
+            // verify: both runners, once each, in name order, with Ada's follow of Cy
+            #expect(first.people.map(\.userId) == ["bo"] && first.people.first?.followedByMe == PublicProfile.Relation.none)
+            #expect(second.people.map(\.userId) == ["cy"] && second.people.first?.followedByMe == .following)
+            #expect(second.nextCursor == nil)
+        }
+    }
 }
