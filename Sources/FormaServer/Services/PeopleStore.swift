@@ -42,9 +42,7 @@ struct PeopleStore {
         /// base64url of `v1|seconds since 1970|follow id`.
         var encoded: String {
             let text = "v1|\(createdAt.timeIntervalSince1970)|\(id.uuidString.lowercased())"
-            return Data(text.utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
+            return Base64URL.encode(Data(text.utf8))
         }
 
         init(createdAt: Date, id: UUID) {
@@ -54,12 +52,9 @@ struct PeopleStore {
 
         /// The cursor `text` encodes; `nil` for anything this server did not write.
         init?(encoded text: String) {
-            guard text.utf8.count <= 200 else { return nil }
-            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8) else {
-                return nil
-            }
+            guard text.utf8.count <= 200, let data = Base64URL.decode(text),
+                let decoded = String(data: data, encoding: .utf8)
+            else { return nil }
             let parts = decoded.split(separator: "|", omittingEmptySubsequences: false)
             guard parts.count == 3, parts[0] == "v1", let seconds = Double(parts[1]), seconds.isFinite,
                 let id = UUID(uuidString: String(parts[2]))
@@ -253,9 +248,7 @@ struct PeopleStore {
         /// base64url of `s1|id|name` (the name last, since it may hold `|`).
         var encoded: String {
             let text = "s1|\(id.uuidString.lowercased())|\(name)"
-            return Data(text.utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
+            return Base64URL.encode(Data(text.utf8))
         }
 
         init(name: String, id: UUID) {
@@ -264,12 +257,9 @@ struct PeopleStore {
         }
 
         init?(encoded text: String) {
-            guard text.utf8.count <= 200 else { return nil }
-            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8) else {
-                return nil
-            }
+            guard text.utf8.count <= 200, let data = Base64URL.decode(text),
+                let decoded = String(data: data, encoding: .utf8)
+            else { return nil }
             let parts = decoded.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3, parts[0] == "s1", let id = UUID(uuidString: String(parts[1])) else { return nil }
             self.init(name: String(parts[2]), id: id)

@@ -56,19 +56,14 @@ struct Standings {
         /// base64url of `v1|score|seconds since 1970|user id`; the seconds round-trip exactly.
         var encoded: String {
             let text = "v1|\(score)|\(reachedAt.timeIntervalSince1970)|\(userID.uuidString.lowercased())"
-            return Data(text.utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
+            return Base64URL.encode(Data(text.utf8))
         }
 
         /// The cursor `text` encodes; `nil` for anything this server did not write.
         init?(encoded text: String) {
-            guard text.utf8.count <= 200 else { return nil }
-            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8) else {
-                return nil
-            }
+            guard text.utf8.count <= 200, let data = Base64URL.decode(text),
+                let decoded = String(data: data, encoding: .utf8)
+            else { return nil }
             let parts = decoded.split(separator: "|", omittingEmptySubsequences: false)
             guard parts.count == 4, parts[0] == "v1", let score = Int(parts[1]), let seconds = Double(parts[2]),
                 seconds.isFinite, let userID = UUID(uuidString: String(parts[3]))
