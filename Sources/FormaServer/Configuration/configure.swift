@@ -56,6 +56,7 @@ public func configure(
     app.formaDatabases = databases
     let allowedOrigins = AllowedOrigins()
     app.databases.middleware.use(AllowedOriginsInvalidation(origins: allowedOrigins))
+    app.databases.middleware.use(UserSearchNameMiddleware())
     app.http.server.configuration.reportMetrics = false  // counted per application instead (RequestMetrics)
     app.middleware = Middlewares()
     app.middleware.use(RequestMetricsMiddleware(metrics: app.formaRequestMetrics))

@@ -38,14 +38,14 @@ public struct LeaderboardBenchmark: Sendable {
         for start in stride(from: 0, to: participants, by: 500) {
             let batch = userIDs[start..<min(start + 500, participants)]
             var users = sql.insert(into: UserModel.schema)
-                .columns("id", "company_id", "external_id", "display_name", "created_at", "updated_at")
+                .columns("id", "company_id", "external_id", "display_name", "search_name", "created_at", "updated_at")
             var standings = sql.insert(into: Standings.table)
                 .columns("board_id", "company_id", "user_id", "score", "reached_at", "joined_at")
             for (offset, userID) in batch.enumerated() {
                 let index = start + offset
                 users = users.values([
                     SQLBind(userID), SQLBind(companyID), SQLBind("bench-\(index)"), SQLBind("Athlete \(index)"),
-                    SQLBind(now), SQLBind(now),
+                    SQLBind(PeopleSearchName.fold("Athlete \(index)")), SQLBind(now), SQLBind(now),
                 ])
                 let reached = now.addingTimeInterval(-Double(random.next() % 86_400))
                 standings = standings.values([

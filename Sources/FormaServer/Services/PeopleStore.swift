@@ -266,11 +266,12 @@ struct PeopleStore {
         }
     }
 
-    /// Up to `limit` people of the caller's company whose display name contains `text` (ignoring case), by name then
+    /// Up to `limit` people of the caller's company whose display name contains `text` (ignoring case, diacritics and
+    /// width: ``PeopleSearchName``), by name then
     /// id, after `cursor`; never the caller, never a person without a name. `LIKE` with `%` and `_` in `text`
     /// escaped, so they match themselves.
     func search(_ text: String, after cursor: SearchCursor?, limit: Int) async throws -> (people: [Found], next: SearchCursor?) {
-        let escaped = text.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+        let escaped = PeopleSearchName.fold(text).replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
         let pattern = "%\(escaped)%"
         let after: SQLQueryString = cursor.map { cursor in
@@ -279,7 +280,7 @@ struct PeopleStore {
         let rows = try await database.sql().raw("""
             SELECT id FROM \(ident: UserModel.schema)
             WHERE company_id = \(bind: companyID) AND id <> \(bind: userID) AND display_name IS NOT NULL
-            AND LOWER(display_name) LIKE \(bind: pattern) ESCAPE '\\' \(after)
+            AND search_name LIKE \(bind: pattern) ESCAPE '\\' \(after)
             ORDER BY display_name, id LIMIT \(unsafeRaw: String(limit + 1))
             """).all(decoding: IDRow.self)
         let shownIDs = rows.prefix(limit).map(\.id)

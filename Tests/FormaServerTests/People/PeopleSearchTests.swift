@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 import Testing
 import Vapor
 
@@ -94,6 +95,57 @@ struct PeopleSearchTests {
             #expect(Set(names) == ["Runner Al", "Runner Bo", "Runner Cy", "Runner Di", "runner Ed", "Runner Fa"])
             #expect(percent == ["fit"])
             #expect(underscore.isEmpty)
+        }
+    }
+
+    @Test func foldsCaseDiacriticsAndWidthOnEveryDatabaseAndFollowsRenames() async throws {
+        try await withFormaApp { app in
+            // setup: names with letters beyond ASCII
+            let api = APIClient(app: app)
+            let key = try await api.createCompany("Gym")
+            let ada = try await Self.named(api, key: key, "ada", "Ada")
+            _ = try await Self.named(api, key: key, "uli", "Über Läufer")
+            _ = try await Self.named(api, key: key, "zoe", "ZOË Ørsted")
+            _ = try await Self.named(api, key: key, "ren", "Renée")
+
+            // act: lower-case, upper-case and plain-letter queries; then Renée renames herself
+            func found(_ query: String) async throws -> [String] {
+                let reply = try await Self.search(ada, "q=" + query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+                #expect(reply.status == .ok, "\(query): \(reply.text)")
+                return try reply.json(PeopleSearchBody.self).items.map(\.userId)
+            }
+            let uber = try await found("über"), laufer = try await found("LAUFER"), zoe = try await found("zoë")
+            let zoePlain = try await found("Zoe"), renee = try await found("renee")
+            let rename = try await api.send(
+                .PATCH, "/v1/me", headers: Member.joining(api, key: key, "ren").headers, json: ["displayName": "Ida"])
+            let reneeAfter = try await found("renee"), ida = try await found("IDA")
+
+            // verify
+            #expect(uber == ["uli"] && laufer == ["uli"])
+            #expect(zoe == ["zoe"] && zoePlain == ["zoe"])
+            #expect(renee == ["ren"])
+            #expect(rename.status == .ok && reneeAfter.isEmpty && ida == ["ren"], "\(rename.text)")
+        }
+    }
+
+    @Test func namesStoredBeforeTheFoldedColumnAreFoundAfterTheMigrationFillsIt() async throws {
+        try await withFormaApp { app in
+            // setup: two people whose folded names are missing, as rows stored before the migration are
+            let api = APIClient(app: app)
+            let key = try await api.createCompany("Gym")
+            let ada = try await Self.named(api, key: key, "ada", "Ada")
+            _ = try await Self.named(api, key: key, "jo", "Jöran")
+            _ = try await Self.named(api, key: key, "jon", "Jon")
+            try await (try app.db.sql()).raw("UPDATE users SET search_name = NULL").run()
+            let before = try await Self.search(ada, "q=jo").json(PeopleSearchBody.self).items
+
+            // act
+            try await AddUserSearchName.fill(on: app.db)
+
+            // verify: nobody was found without the column; both are after it is filled
+            let after = try await Self.search(ada, "q=jo").json(PeopleSearchBody.self).items.map(\.userId)
+            #expect(before.isEmpty)
+            #expect(Set(after) == ["jo", "jon"])
         }
     }
 

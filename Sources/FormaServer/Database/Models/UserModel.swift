@@ -15,6 +15,8 @@ final class UserModel: Model, @unchecked Sendable {
     /// bcrypt hash of the password, for consumer accounts.
     @OptionalField(key: "password_hash") var passwordHash: String?
     @OptionalField(key: "display_name") var displayName: String?
+    /// `displayName` folded for people search (``PeopleSearchName``), kept by ``UserSearchNameMiddleware``.
+    @OptionalField(key: "search_name") var searchName: String?
     @OptionalField(key: "age") var age: Int?
     @OptionalField(key: "height_cm") var heightCentimetres: Double?
     @OptionalField(key: "weight_kg") var weightKilograms: Double?
@@ -29,7 +31,7 @@ final class UserModel: Model, @unchecked Sendable {
     /// The properties above, listed by hand: Fluent's default finds them by reflection (`Mirror`) on every
     /// read and write of a row, which was a tenth of a release server's CPU time (docs/performance.md).
     /// `ModelPropertiesTests` fails if this list and the declarations differ.
-    var properties: [any AnyProperty] { [$id, $company, $externalID, $email, $passwordHash, $displayName, $age, $heightCentimetres, $weightKilograms, $gender, $lifestyle, $timeZone, $privateProfile, $createdAt, $updatedAt] }
+    var properties: [any AnyProperty] { [$id, $company, $externalID, $email, $passwordHash, $displayName, $searchName, $age, $heightCentimetres, $weightKilograms, $gender, $lifestyle, $timeZone, $privateProfile, $createdAt, $updatedAt] }
 
     init() {}
 
