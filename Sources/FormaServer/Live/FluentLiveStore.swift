@@ -113,7 +113,7 @@ struct FluentLiveStore: LiveSessionStore {
     /// (docs/competitions.md): only a camera's counts score, a replayed recording's never do.
     func save(_ record: LiveRecord) async throws {
         let now = application.formaClock.now
-        try await database.transaction { transaction in
+        try await database.transactionRetryingConflicts { transaction in
             switch record {
             case let .set(summary, person, workout, source):
                 try await LiveSetResultModel(

@@ -155,7 +155,8 @@ struct WorkoutStore {
         let encodedResults = try Self.codec.encoder.encode(results)
         let totalReps = results.reduce(0) { $0 + ($1.reps ?? 0) }
         let runID = try run.requireID()
-        let outcome: (applied: Bool, unlock: PlanUnlock?) = try await database.transaction { transaction in
+        let outcome: (applied: Bool, unlock: PlanUnlock?) = try await database.transactionRetryingConflicts {
+            transaction in
             // The run's update comes first: it takes the write lock (SQLite) or the row lock (PostgreSQL) before
             // anything is read, so the rest of the transaction sees every earlier save.
             let applied = try await compareAndSet(
