@@ -81,6 +81,10 @@ public struct ServerConfiguration: Sendable {
     public var reminders: ReminderSettings
     /// Indent every JSON answer (a debug setting; `?pretty=true` indents one answer). Off: answers are compact.
     public var prettyJSON = false
+    /// Connections to PostgreSQL each event loop may open (one event loop per core). A transaction holds its
+    /// connection while it waits for a row lock, so with one per loop a single waiting transaction stalled every
+    /// other request of its loop. SQLite ignores it (one connection per process: docs/performance.md).
+    public var postgresConnectionsPerEventLoop = 4
 
     public init(
         database: Database,
@@ -164,6 +168,7 @@ public struct ServerConfiguration: Sendable {
             ("FORMA_QUOTES_KEY", "the provider's key, sent as X-Api-Key (a secret; never logged)"),
             ("FORMA_QUOTES_TIMEOUT_MS", "milliseconds the provider has to answer before the corpus does, 100 to 10000 (default 2000)"),
             ("FORMA_PRETTY_JSON", "on to indent every JSON answer, for reading by hand; ?pretty=true indents one (default off)"),
+            ("FORMA_DATABASE_CONNECTIONS", "connections to PostgreSQL per event loop (one loop per core), 1 to 64 (default \(d.postgresConnectionsPerEventLoop))"),
             ("FORMA_EMBED_REPLAY", "on to let the embed page replay recorded pose files (?replay=) from a company's allowed origins; replayed sessions never score (default off)"),
         ]
         return base + ReminderSettings.variables
@@ -320,6 +325,8 @@ public struct ServerConfiguration: Sendable {
             reminders: reminders
         )
         configuration.prettyJSON = prettyJSON
+        configuration.postgresConnectionsPerEventLoop = integer(
+            "FORMA_DATABASE_CONNECTIONS", default: defaults.postgresConnectionsPerEventLoop, range: 1...64)
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return configuration
     }

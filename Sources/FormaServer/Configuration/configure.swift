@@ -41,7 +41,9 @@ public func configure(
     case .postgres(let url, let searchPath):
         var postgres = try SQLPostgresConfiguration(url: url)
         postgres.searchPath = searchPath
-        app.databases.use(.postgres(configuration: postgres), as: .psql)
+        app.databases.use(
+            .postgres(configuration: postgres, maxConnectionsPerEventLoop: configuration.postgresConnectionsPerEventLoop),
+            as: .psql)
     }
     app.migrations.add(formaMigrations(configuration: configuration))
 
