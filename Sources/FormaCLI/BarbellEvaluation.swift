@@ -17,6 +17,8 @@ struct BarbellEvaluation {
         let category: String
         let expected: Int?
         let analysis: InertialAnalysis
+        /// What decided each counted bout's count.
+        var traces: [InertialBoutTrace] = []
         var counted: Int { analysis.repetitionCount }
         var error: Int? { expected.map { counted - $0 } }
         var expectedCount: Int? { expected }
@@ -51,10 +53,10 @@ struct BarbellEvaluation {
         var main: [SetResult] = [], extra: [SetResult] = [], rest: [SetResult] = []
         for set in sets {
             let hint: InertialExerciseHint? = useHint ? Self.hint(set.exercise) : nil
-            let analysis = InertialAnalyzer(hint: hint, configuration: configuration).analyze(set.recording)
+            let (analysis, traces) = InertialAnalyzer(hint: hint, configuration: configuration).analyzeTracing(set.recording)
             let result = SetResult(
                 folder: set.folder, file: set.file, participant: set.participant, exercise: set.exercise,
-                category: set.category, expected: set.expected, analysis: analysis)
+                category: set.category, expected: set.expected, analysis: analysis, traces: traces)
             if set.exercise == "rest" {
                 rest.append(result)
             } else if set.folder == "MetaMotion" {

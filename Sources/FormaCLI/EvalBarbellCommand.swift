@@ -70,6 +70,13 @@ struct EvalBarbellCommand: AsyncParsableCommand {
             ]))
         }
         Terminal.write("Total: \(EvaluationRow(name: title, results).summary)")
+        let wrong = results.filter { ($0.error ?? 0) != 0 }
+        guard !wrong.isEmpty else { return }
+        Terminal.write("What decided the counts that are wrong (per bout):")
+        for result in wrong {
+            let name = result.file.components(separatedBy: "_C42732BE255C_").first?.prefix(44) ?? ""
+            Terminal.write("  \(name)  counted \(result.counted)  " + result.traces.map(\.summary).joined(separator: " | "))
+        }
     }
 
     private static func row(_ cells: [String]) -> String {

@@ -20,7 +20,7 @@ struct EvalSparCommand: AsyncParsableCommand {
     @Option(help: "The shared data folder holding spar/.")
     var data = "../shared/data"
 
-    @Flag(help: "List every set, not only those counted wrong.")
+    @Flag(help: "List every set, not only those counted wrong (each with the cycles, periods and ends that decided its count).")
     var verbose = false
 
     @Option(name: .customLong("configuration"), help: "A JSON object overriding some of the counter's parameters, to explore (for example {\"activeEnvelopeFraction\": 0.15}).")
@@ -32,6 +32,8 @@ struct EvalSparCommand: AsyncParsableCommand {
         var exercise: String
         var expected: Int
         var counted: Int
+        /// What decided the count, per counted bout.
+        var traces: [InertialBoutTrace]
 
         var expectedCount: Int? { expected }
     }
@@ -68,9 +70,9 @@ struct EvalSparCommand: AsyncParsableCommand {
             } catch {
                 throw ValidationError("\(file.path): \(error.description)")
             }
-            let counted = InertialAnalyzer(configuration: tuning).analyze(recording).repetitionCount
+            let (analysis, traces) = InertialAnalyzer(configuration: tuning).analyzeTracing(recording)
             results.append(SetResult(file: name, subject: subject, exercise: exercise, expected: expected,
-                                     counted: counted))
+                                     counted: analysis.repetitionCount, traces: traces))
         }
         Terminal.write("SPAR, Apple Watch at the wrist, \(results.count) sets of 20, no exercise name")
         Terminal.write(EvaluationRow.table(EvaluationRow.grouped(results, by: \.exercise)))
@@ -83,7 +85,8 @@ struct EvalSparCommand: AsyncParsableCommand {
         for result in shown {
             let error = result.counted - result.expected
             Terminal.write("  \(result.file)  \(result.exercise)  counted \(result.counted)"
-                + (error == 0 ? "" : " (\(error > 0 ? "+" : "")\(error))"))
+                + (error == 0 ? "" : " (\(error > 0 ? "+" : "")\(error))") + "  "
+                + result.traces.map(\.summary).joined(separator: " | "))
         }
     }
 }

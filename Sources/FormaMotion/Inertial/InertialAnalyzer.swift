@@ -1,3 +1,37 @@
+import Foundation
+
+/// What decided one bout's count: the figures the evaluations print to explain a miss (docs/motion-inertial.md).
+package struct InertialBoutTrace: Sendable, Hashable {
+    /// Cycles of the counted signal's phase over the active stretches, before the allowance and rounding.
+    package var cycles: Double
+    /// Cycles added for ends cut in full swing (``InertialAnalyzer/Configuration/openEdgeCycleAllowance`` each).
+    package var allowance: Double
+    /// The active stretches' length in repetition periods: a count from the period alone.
+    package var activePeriods: Double
+    package var periodSeconds: Double
+    package var periodicity: Double
+    package var usedRotation: Bool
+    /// Whether the recording cut the set at its start (end), and whether the set was in full swing there.
+    package var openStart: Bool
+    package var openEnd: Bool
+    package var fullSwingStart: Bool
+    package var fullSwingEnd: Bool
+    /// The least narrow-band envelope over the two periods next to the start (end), over its reference.
+    package var edgeEnvelopeStart: Double?
+    package var edgeEnvelopeEnd: Double?
+
+    /// One line: cycles, allowance, periods, and per end "cut"/"full swing" with the envelope's least value.
+    package var summary: String {
+        func fixed(_ value: Double) -> String { String(format: "%.2f", value) }
+        func end(_ open: Bool, _ swing: Bool, _ envelope: Double?) -> String {
+            (open ? (swing ? "cut in full swing" : "cut") : "closed") + (envelope.map { " (envelope " + fixed($0) + ")" } ?? "")
+        }
+        return "cycles " + fixed(cycles) + (allowance > 0 ? " +" + fixed(allowance) : "") + ", " + fixed(activePeriods)
+            + " periods of " + fixed(periodSeconds) + " s" + (usedRotation ? " (rotation)" : "") + "; start "
+            + end(openStart, fullSwingStart, edgeEnvelopeStart) + ", end " + end(openEnd, fullSwingEnd, edgeEnvelopeEnd)
+    }
+}
+
 /// Counts repetitions in a whole inertial recording: the batch form of ``InertialStreamAnalyzer``.
 ///
 /// Works from the accelerometer, with the gyroscope when the recording has one, at any rate in
@@ -94,6 +128,11 @@ public struct InertialAnalyzer: Sendable {
     /// Analyses a whole recording: O(n) in the number of samples, plus O(m log m + m × lags) per bout of m samples
     /// (lags: the period range at 6.25 Hz, about 35).
     public func analyze(_ recording: InertialRecording) -> InertialAnalysis {
+        analyzeTracing(recording).analysis
+    }
+
+    /// ``analyze(_:)`` with what decided each counted bout's count (for `forma eval`'s diagnostics).
+    package func analyzeTracing(_ recording: InertialRecording) -> (analysis: InertialAnalysis, traces: [InertialBoutTrace]) {
         var stream = InertialStreamAnalyzer(
             sampleRateHertz: recording.sampleRateHertz, hasRotation: recording.hasRotation, hint: hint,
             configuration: configuration)
@@ -103,6 +142,6 @@ public struct InertialAnalyzer: Sendable {
             stream.feed(timeSeconds: times[index], acceleration: acceleration[index], rotation: recording.rotation?[index])
         }
         _ = stream.finish()
-        return stream.analysis
+        return (stream.analysis, stream.traces)
     }
 }

@@ -23,11 +23,18 @@ import Foundation
 ///
 /// Cost: O(n log n) for the analytic signal, O(n) otherwise.
 struct InertialPhaseCounter: Sendable {
-    struct Outcome: Sendable, Hashable {
+    struct Outcome: Sendable {
         /// The cycles over the active stretches, before rounding.
         let cycles: Double
         /// Each repetition's first and last sample index.
         let repetitions: [ClosedRange<Int>]
+        /// What decided the count at the ends, for diagnostics (``InertialBoutTrace``).
+        var activeSamples = 0
+        var allowance = 0.0
+        var fullSwing = (start: false, end: false)
+        /// The least envelope over the two periods next to the start and the end, over its reference (`nil` when the
+        /// signal is shorter than four periods).
+        var edgeEnvelope: (start: Double?, end: Double?) = (nil, nil)
     }
 
     let configuration: InertialAnalyzer.Configuration
@@ -79,12 +86,16 @@ struct InertialPhaseCounter: Sendable {
         let inFullSwingAtEnd = openEnd && Self.inFullSwing(amplitude, atStart: false, periodSamples: length, floor: floor)
         var cycles = 0.0
         var repetitions: [ClosedRange<Int>] = []
+        var activeSamples = 0
+        var allowances = 0.0
         for run in active {
+            activeSamples += run.upperBound - run.lowerBound + 1
             let advance = (phase[run.upperBound] - phase[run.lowerBound]) / (2 * Double.pi)
             cycles += advance
             var allowance = 0.0
             if inFullSwingAtStart && run.lowerBound == 0 { allowance += configuration.openEdgeCycleAllowance }
             if inFullSwingAtEnd && run.upperBound == n - 1 { allowance += configuration.openEdgeCycleAllowance }
+            allowances += allowance
             let count = Int((advance + (advance >= 0 ? allowance : -allowance)).rounded())
             guard count >= 1 else { continue }
             // Repetition boundaries split the run into equal phase; the phase can wobble back in a pause, so each
@@ -99,7 +110,12 @@ struct InertialPhaseCounter: Sendable {
                 start = min(end, run.upperBound)
             }
         }
-        return Outcome(cycles: cycles, repetitions: repetitions)
+        let swing = 2 * length
+        let edge: (Double?, Double?) = n >= 2 * swing
+            ? ((amplitude[0..<swing].min() ?? 0) / reference, (amplitude[(n - swing)...].min() ?? 0) / reference) : (nil, nil)
+        return Outcome(
+            cycles: cycles, repetitions: repetitions, activeSamples: activeSamples, allowance: allowances,
+            fullSwing: (inFullSwingAtStart, inFullSwingAtEnd), edgeEnvelope: edge)
     }
 
     /// Whether the set was in full swing at the recording's start (`atStart`) or end: the envelope stays at least

@@ -28,7 +28,7 @@ struct InertialRepetitionFinder: Sendable {
         let peak: Int
     }
 
-    struct Outcome: Sendable, Hashable {
+    struct Outcome: Sendable {
         let repetitions: [Repetition]
         let periodSamples: Double?
         let periodicity: Double
@@ -36,6 +36,8 @@ struct InertialRepetitionFinder: Sendable {
         let cycles: Double
         /// Whether the count came from the gyroscope's rotation rather than the vertical displacement.
         var usedRotation = false
+        /// What decided the count, for diagnostics (`nil` when the bout was rejected before counting).
+        var trace: InertialBoutTrace?
     }
 
     /// One signal the repetitions may be counted from.
@@ -119,9 +121,15 @@ struct InertialRepetitionFinder: Sendable {
             return Repetition(
                 start: start, end: min(last, max(span.upperBound * factor, start + 1)), peak: min(last, peak * factor))
         }
+        let trace = InertialBoutTrace(
+            cycles: phase.cycles, allowance: phase.allowance, activePeriods: Double(phase.activeSamples) / period.lag,
+            periodSeconds: period.lag / rate, periodicity: period.strength, usedRotation: chosen.isRotation,
+            openStart: openStart && movingAtStart, openEnd: openEnd && movingAtEnd,
+            fullSwingStart: phase.fullSwing.start, fullSwingEnd: phase.fullSwing.end,
+            edgeEnvelopeStart: phase.edgeEnvelope.start, edgeEnvelopeEnd: phase.edgeEnvelope.end)
         return Outcome(
             repetitions: repetitions, periodSamples: period.lag * Double(factor), periodicity: period.strength,
-            cycles: phase.cycles, usedRotation: chosen.isRotation)
+            cycles: phase.cycles, usedRotation: chosen.isRotation, trace: trace)
     }
 
     /// Averages of consecutive groups of `factor` samples (a trailing incomplete group is dropped).

@@ -27,6 +27,8 @@ public struct InertialStreamAnalyzer: Sendable {
     private var firstGridTime: Double?
     private var lastGridTime: Double?
     private let finder: InertialRepetitionFinder
+    /// What decided each counted bout's count, in order, for the evaluations' diagnostics.
+    package private(set) var traces: [InertialBoutTrace] = []
 
     /// Creates an analyzer for samples at about `sampleRateHertz`, with or without gyroscope values.
     public init(
@@ -111,6 +113,7 @@ public struct InertialStreamAnalyzer: Sendable {
                 peakSeconds: bout[repetition.peak].timeSeconds)
         }
         if outcome.usedRotation, !found.isEmpty { usedRotation = true }
+        if let trace = outcome.trace { traces.append(trace) }
         for var repetition in found {
             repetition.number = repetitions.count + 1
             repetitions.append(repetition)

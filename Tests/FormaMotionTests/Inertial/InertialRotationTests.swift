@@ -167,6 +167,28 @@ import FormaMotionLab
         #expect(shortBefore >= 10, "rounded once, \(shortBefore) of 20 were short")
     }
 
+    @Test func theTraceExplainsTheCountOfASetCutInFullSwing() throws {
+        // setup: band pulls cut a quarter into the first repetition and three-quarters into the last, as SPAR's
+        // windows are; `forma eval` prints the trace to say why a set was counted as it was.
+        for seed in UInt64(1)...5 {
+            let set = try BandPull(seed: seed)
+            let (first, last) = (set.starts[0], set.starts[set.repetitions - 1])
+            let window = try set.cut(
+                fromSeconds: first + 0.25 * set.durations[0], toSeconds: last + 0.75 * set.durations[set.repetitions - 1])
+            // act
+            let (analysis, traces) = InertialAnalyzer().analyzeTracing(window)
+            // verify: tracing changes nothing, and the one bout's trace adds up to its count: the cycles plus the
+            // allowance of the two ends cut in full swing, rounded, with the window's length in periods close by.
+            #expect(analysis == InertialAnalyzer().analyze(window))
+            let trace = try #require(traces.count == 1 ? traces.first : nil, "seed \(seed): \(traces.count) bouts")
+            #expect(trace.openStart && trace.openEnd && trace.fullSwingStart && trace.fullSwingEnd, "seed \(seed)")
+            #expect(trace.allowance == 2 * InertialAnalyzer.Configuration.standard.openEdgeCycleAllowance)
+            #expect(Int((trace.cycles + trace.allowance).rounded()) == analysis.repetitionCount, "seed \(seed)")
+            #expect(abs(trace.activePeriods - trace.cycles) < 1, "seed \(seed): \(trace.summary)")
+            #expect(trace.usedRotation == analysis.usedRotation)
+        }
+    }
+
     @Test func withoutTheGyroscopeTheSameSetIsCountedFromTheAccelerometer() throws {
         // setup: the same band pulls with the gyroscope left out, or switched off in the configuration.
         let set = try BandPull(seed: 3)
