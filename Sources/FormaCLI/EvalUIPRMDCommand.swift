@@ -210,7 +210,8 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
     static func analysis(_ reports: [FormEvaluationReport], repetitions: [LabelledRepetition]) -> String {
         var lines = ["", "Separability (Cohen's d, incorrect − correct; one Gaussian feature thresholded reaches "
             + "Φ(|d|/2) balanced accuracy: 84 % at 2, 95 % at 3.3)",
-            "spread = SD across subjects of their mean correct value; shift/spread = a subject's shift over it"]
+            "spread = SD across subjects of their mean correct value; shift/spread = a subject's shift over it;",
+            "chance = 95th percentile of the best |d| over 200 random relabellings of the subject's own repetitions"]
         let movements = Set(repetitions.map(\.movement))
         for movement in RehabMovement.allCases where movements.contains(movement) {
             let separations = FormSeparability.features(repetitions, movement: movement)
@@ -226,11 +227,11 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
                                           decimal(separation.betweenSubjectSpread), decimal(ratio)]))
             }
             lines.append(analysisRow(["subject", "population", "personal", "sets", "best own feature", "d",
-                                      "shift/spread"]))
+                                      "chance", "shift/spread"]))
             let evaluations = reports.compactMap { report in
                 report.movements.first { $0.movement == movement }.map { (report.mode, $0) }
             }
-            for subject in FormSeparability.subjects(separations) {
+            for subject in FormSeparability.subjects(repetitions, movement: movement, separations: separations) {
                 var cells = ["s\(twoDigits(subject.subject))"]
                 for mode in [FormReferenceMode.population, .personalised] {
                     if let evaluation = evaluations.first(where: { $0.0 == mode })?.1,
@@ -248,7 +249,8 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
                         .joined(separator: "+")
                 }
                 cells.append(sets.joined(separator: ", "))
-                cells += [subject.feature.identifier, decimal(subject.effect), decimal(subject.shiftOverSpread)]
+                cells += [subject.feature.identifier, decimal(subject.effect), decimal(subject.chanceEffect),
+                          decimal(subject.shiftOverSpread)]
                 lines.append(analysisRow(cells))
             }
         }
@@ -258,7 +260,7 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
     private static func decimal(_ value: Double) -> String { String(format: "%.2f", value) }
 
     private static func analysisRow(_ cells: [String]) -> String {
-        let widths = [34, 20, 20, 16, 34, 8, 0]
+        let widths = [34, 20, 20, 18, 34, 8, 8, 0]
         return "  " + zip(cells, widths).map { cell, width in
             cell.count >= width ? cell + " " : cell + String(repeating: " ", count: width - cell.count)
         }.joined().trimmingCharacters(in: .whitespaces)

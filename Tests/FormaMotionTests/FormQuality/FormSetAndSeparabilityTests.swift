@@ -80,7 +80,8 @@ import Testing
 
         // act
         let separations = FormSeparability.features(repetitions, movement: .standingShoulderAbduction)
-        let subjects = FormSeparability.subjects(separations)
+        let subjects = FormSeparability.subjects(repetitions, movement: .standingShoulderAbduction,
+                                                 separations: separations, shuffles: 50)
 
         // verify
         let top = try #require(separations.first)
@@ -91,6 +92,8 @@ import Testing
         #expect(top.medianShiftOverSpread < 1.5)
         #expect(subjects.count == 8)
         #expect(subjects.allSatisfy { $0.feature == top.feature && $0.effect < -5 })
+        // relabelling a subject's repetitions at random leaves only noise: far below the real shortfall
+        #expect(subjects.allSatisfy { $0.chanceEffect > 0.5 && $0.chanceEffect < 3 })
         #expect(FormSeparability.features(repetitions, movement: .deepSquat).isEmpty)
     }
 }

@@ -47,6 +47,11 @@ public struct FormSubjectSeparation: Sendable, Hashable {
     public var effect: Double
     /// That feature's shift over the between-subject spread of correct form.
     public var shiftOverSpread: Double
+    /// What the best |d| reaches by chance: its 95th percentile over random relabellings of the subject's own
+    /// repetitions (same counts of each label). With 37 features and ten repetitions a side, the largest of 37 noisy
+    /// effects is never near zero; a best feature at or below this level means the subject's incorrect repetitions do
+    /// not differ measurably from their correct ones.
+    public var chanceEffect: Double
 }
 
 /// Measured separability of correct and incorrect repetitions, the evidence behind the analysis of what caps the
@@ -87,16 +92,34 @@ public enum FormSeparability {
         .sorted { $0.medianWithinSubjectEffect > $1.medianWithinSubjectEffect }
     }
 
-    /// Each subject's most telling feature for the movement.
-    public static func subjects(_ separations: [FormFeatureSeparation]) -> [FormSubjectSeparation] {
+    /// Each subject's most telling feature for the movement, with the level the best feature reaches by chance
+    /// (`shuffles` seeded relabellings).
+    public static func subjects(
+        _ repetitions: [LabelledRepetition], movement: RehabMovement, separations: [FormFeatureSeparation],
+        shuffles: Int = 200, seed: UInt64 = 17
+    ) -> [FormSubjectSeparation] {
         let subjects = Set(separations.flatMap(\.withinSubjectEffects.keys)).sorted()
+        var generator = SeededGenerator(seed: seed)
         return subjects.compactMap { subject in
             guard let best = separations.max(by: {
                 abs($0.withinSubjectEffects[subject] ?? 0) < abs($1.withinSubjectEffects[subject] ?? 0)
             }) else { return nil }
+            let own = repetitions.filter { $0.movement == movement && $0.subject == subject }
+            var labels = own.map(\.isCorrect)
+            var chance: [Double] = []
+            for _ in 0..<max(shuffles, 1) {
+                labels.shuffle(using: &generator)
+                chance.append(FormFeature.all.indices.map { index in
+                    let correct = own.indices.filter { labels[$0] }.map { own[$0].features.values[index] }
+                    let incorrect = own.indices.filter { !labels[$0] }.map { own[$0].features.values[index] }
+                    return abs(effect(correct, incorrect))
+                }.max() ?? 0)
+            }
+            chance.sort()
             return FormSubjectSeparation(subject: subject, feature: best.feature,
                                          effect: best.withinSubjectEffects[subject] ?? 0,
-                                         shiftOverSpread: best.shiftOverSpread[subject] ?? 0)
+                                         shiftOverSpread: best.shiftOverSpread[subject] ?? 0,
+                                         chanceEffect: chance[min(chance.count - 1, Int(0.95 * Double(chance.count)))])
         }
     }
 
