@@ -252,9 +252,22 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
                 cells += [subject.feature.identifier, decimal(subject.effect), decimal(subject.chanceEffect),
                           decimal(subject.shiftOverSpread)]
                 lines.append(analysisRow(cells))
+                for (mode, evaluation) in evaluations {
+                    guard let set = evaluation.sets.first(where: { $0.subject == subject.subject && !$0.isCorrect })
+                    else { continue }
+                    lines.append("      \(mode.rawValue), incorrect set: " + seen(set.assessment))
+                }
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What the person is told about a set: the verdict and the recurring faults with their counts.
+    static func seen(_ set: FormSetAssessment) -> String {
+        let verdict = set.isCorrect ? "judged correct" : "judged incorrect"
+        let cues = set.cues.map { "\($0.cue.code) in \($0.repetitions) of \(set.repetitionCount)" }
+        return "\(verdict) (\(set.incorrectRepetitionCount) of \(set.repetitionCount) repetitions incorrect)"
+            + (cues.isEmpty ? "" : "; " + cues.joined(separator: ", "))
     }
 
     private static func decimal(_ value: Double) -> String { String(format: "%.2f", value) }
