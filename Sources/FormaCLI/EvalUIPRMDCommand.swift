@@ -37,6 +37,9 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
     @Flag(help: "Print the evaluation as JSON.")
     var json = false
 
+    @Flag(help: "Also print, per movement, the measured separability of correct and incorrect repetitions (effect sizes within and across subjects) and every subject's verdicts.")
+    var analyse = false
+
     @Option(name: .customLong("export-recordings"),
             help: "Write one pose-recording JSON per subject, movement and label into this folder, then stop.")
     var exportDirectory: String?
@@ -97,6 +100,7 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
             Terminal.write(try Self.json(reports))
         } else {
             Terminal.write(Self.text(reports, repetitions: repetitions))
+            if analyse { Terminal.write(Self.analysis(reports, repetitions: repetitions)) }
         }
     }
 
@@ -181,8 +185,98 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
             lines.append(row(["all movements (pooled)", percent(report.overall.balancedAccuracy)]
                              + counts(report.overall)))
             lines.append(row(["mean of movements", percent(report.meanBalancedAccuracy)]))
+            lines.append("")
+            lines.append("  judged per set (each subject's judged repetitions of one label; mean log-odds of the repetitions)")
+            lines.append(row(["movement", "bal. acc.", "C→C", "C→I", "I→I", "I→C", "leading cues (incorrect sets)"]))
+            for movement in report.movements {
+                var cueCounts: [String: Int] = [:]
+                for set in movement.sets where !set.isCorrect && !set.assessment.isCorrect {
+                    if let cue = set.assessment.cues.first { cueCounts[cue.cue.code, default: 0] += 1 }
+                }
+                let cues = cueCounts.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+                    .prefix(3).map { "\($0.key) \($0.value)" }
+                lines.append(row(["\(movement.movement.code) \(movement.movement.title)",
+                                  percent(movement.setConfusion.balancedAccuracy)] + counts(movement.setConfusion)
+                                 + [cues.joined(separator: ", ")]))
+            }
+            lines.append(row(["all movements (pooled sets)", percent(report.overallSets.balancedAccuracy)]
+                             + counts(report.overallSets)))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Per movement: the features that separate correct from incorrect (Cohen's d within each subject and pooled),
+    /// then every subject's verdicts beside their own most telling feature.
+    static func analysis(_ reports: [FormEvaluationReport], repetitions: [LabelledRepetition]) -> String {
+        var lines = ["", "Separability (Cohen's d, incorrect − correct; one Gaussian feature thresholded reaches "
+            + "Φ(|d|/2) balanced accuracy: 84 % at 2, 95 % at 3.3)",
+            "spread = SD across subjects of their mean correct value; shift/spread = a subject's shift over it;",
+            "chance = 95th percentile of the best |d| over 200 random relabellings of the subject's own repetitions"]
+        let movements = Set(repetitions.map(\.movement))
+        for movement in RehabMovement.allCases where movements.contains(movement) {
+            let separations = FormSeparability.features(repetitions, movement: movement)
+            lines.append("")
+            lines.append("\(movement.code) \(movement.title): features by median within-subject |d|")
+            lines.append(analysisRow(["feature", "pooled d", "median |d|", "agree", "spread",
+                                      "median |shift|/spread"]))
+            for separation in separations.prefix(6) {
+                let ratio = separation.medianShiftOverSpread
+                lines.append(analysisRow([separation.feature.identifier, decimal(separation.pooledEffect),
+                                          decimal(separation.medianWithinSubjectEffect),
+                                          "\(separation.subjectsAgreeing)/\(separation.withinSubjectEffects.count)",
+                                          decimal(separation.betweenSubjectSpread), decimal(ratio)]))
+            }
+            lines.append(analysisRow(["subject", "population", "personal", "sets", "best own feature", "d",
+                                      "chance", "shift/spread"]))
+            let evaluations = reports.compactMap { report in
+                report.movements.first { $0.movement == movement }.map { (report.mode, $0) }
+            }
+            for subject in FormSeparability.subjects(repetitions, movement: movement, separations: separations) {
+                var cells = ["s\(twoDigits(subject.subject))"]
+                for mode in [FormReferenceMode.population, .personalised] {
+                    if let evaluation = evaluations.first(where: { $0.0 == mode })?.1,
+                       let counts = evaluation.confusionBySubject[subject.subject] {
+                        cells.append("\(counts.correctJudgedIncorrect) C→I, \(counts.incorrectJudgedCorrect) I→C")
+                    } else {
+                        cells.append("-")
+                    }
+                }
+                let sets = evaluations.map { mode, evaluation in
+                    let wrong = evaluation.sets.filter { $0.subject == subject.subject
+                        && $0.isCorrect != $0.assessment.isCorrect }
+                    let tag = mode == .population ? "pop" : "per"
+                    return wrong.isEmpty ? "\(tag) ok" : "\(tag) " + wrong.map { $0.isCorrect ? "C→I" : "I→C" }
+                        .joined(separator: "+")
+                }
+                cells.append(sets.joined(separator: ", "))
+                cells += [subject.feature.identifier, decimal(subject.effect), decimal(subject.chanceEffect),
+                          decimal(subject.shiftOverSpread)]
+                lines.append(analysisRow(cells))
+                for (mode, evaluation) in evaluations {
+                    guard let set = evaluation.sets.first(where: { $0.subject == subject.subject && !$0.isCorrect })
+                    else { continue }
+                    lines.append("      \(mode.rawValue), incorrect set: " + seen(set.assessment))
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// What the person is told about a set: the verdict and the recurring faults with their counts.
+    static func seen(_ set: FormSetAssessment) -> String {
+        let verdict = set.isCorrect ? "judged correct" : "judged incorrect"
+        let cues = set.cues.map { "\($0.cue.code) in \($0.repetitions) of \(set.repetitionCount)" }
+        return "\(verdict) (\(set.incorrectRepetitionCount) of \(set.repetitionCount) repetitions incorrect)"
+            + (cues.isEmpty ? "" : "; " + cues.joined(separator: ", "))
+    }
+
+    private static func decimal(_ value: Double) -> String { String(format: "%.2f", value) }
+
+    private static func analysisRow(_ cells: [String]) -> String {
+        let widths = [34, 20, 20, 18, 34, 8, 8, 0]
+        return "  " + zip(cells, widths).map { cell, width in
+            cell.count >= width ? cell + " " : cell + String(repeating: " ", count: width - cell.count)
+        }.joined().trimmingCharacters(in: .whitespaces)
     }
 
     private static func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
@@ -206,11 +300,15 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
             var confusion: FormConfusionCounts
             var chosenRegularisation: [String: Double]
             var leadingCues: [String: Int]
+            var setBalancedAccuracy: Double
+            var setConfusion: FormConfusionCounts
+            var confusionBySubject: [String: FormConfusionCounts]
         }
         var mode: String
         var referenceRepetitions: Int
         var balancedAccuracyPooled: Double
         var balancedAccuracyMeanOfMovements: Double
+        var setBalancedAccuracyPooled: Double
         var movements: [Movement]
     }
 
@@ -220,6 +318,7 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
                 mode: report.mode.rawValue, referenceRepetitions: report.referenceCount,
                 balancedAccuracyPooled: report.overall.balancedAccuracy,
                 balancedAccuracyMeanOfMovements: report.meanBalancedAccuracy,
+                setBalancedAccuracyPooled: report.overallSets.balancedAccuracy,
                 movements: report.movements.map { movement in
                     JSONReport.Movement(
                         movement: movement.movement.code, balancedAccuracy: movement.confusion.balancedAccuracy,
@@ -227,7 +326,11 @@ struct EvalUIPRMDCommand: AsyncParsableCommand {
                         chosenRegularisation: Dictionary(uniqueKeysWithValues: movement.chosenRegularisation.map {
                             ("s\(twoDigits($0.key))", $0.value) }),
                         leadingCues: Dictionary(movement.leadingCueCounts.map {
-                            ($0.key.code, $0.value) }, uniquingKeysWith: +))
+                            ($0.key.code, $0.value) }, uniquingKeysWith: +),
+                        setBalancedAccuracy: movement.setConfusion.balancedAccuracy,
+                        setConfusion: movement.setConfusion,
+                        confusionBySubject: Dictionary(uniqueKeysWithValues: movement.confusionBySubject.map {
+                            ("s\(twoDigits($0.key))", $0.value) }))
                 })
         }
         let encoder = JSONEncoder()

@@ -70,6 +70,55 @@ public struct FormMovementEvaluation: Sendable, Hashable {
     public var chosenRegularisation: [Int: Double]
     /// How often each cue came first among the cues of the incorrect repetitions judged incorrect.
     public var leadingCueCounts: [FormQualityCue: Int]
+    /// Every judged repetition with the verdict of the model that did not see its subject.
+    public var verdicts: [FormHeldOutVerdict]
+
+    /// The verdicts of each held-out subject.
+    public var confusionBySubject: [Int: FormConfusionCounts] {
+        var counts: [Int: FormConfusionCounts] = [:]
+        for verdict in verdicts {
+            counts[verdict.subject, default: FormConfusionCounts()].record(
+                isCorrect: verdict.isCorrect, judgedCorrect: verdict.assessment.isCorrect)
+        }
+        return counts
+    }
+
+    /// Each subject's judged repetitions of one label taken as one set and judged by `FormSetAssessment`.
+    public var sets: [FormHeldOutSet] {
+        let groups = Dictionary(grouping: verdicts) { FormHeldOutSet.Key(subject: $0.subject, isCorrect: $0.isCorrect) }
+        return groups.keys.sorted { ($0.subject, $0.isCorrect ? 0 : 1) < ($1.subject, $1.isCorrect ? 0 : 1) }.map { key in
+            let members = (groups[key] ?? []).sorted { $0.episode < $1.episode }
+            return FormHeldOutSet(subject: key.subject, isCorrect: key.isCorrect,
+                                  assessment: FormSetAssessment(members.map(\.assessment)))
+        }
+    }
+
+    /// The set verdicts against ground truth (one set per subject and label).
+    public var setConfusion: FormConfusionCounts {
+        var confusion = FormConfusionCounts()
+        for set in sets { confusion.record(isCorrect: set.isCorrect, judgedCorrect: set.assessment.isCorrect) }
+        return confusion
+    }
+}
+
+/// One repetition judged by a model trained without its subject.
+public struct FormHeldOutVerdict: Sendable, Hashable {
+    public var subject: Int
+    public var episode: Int
+    public var isCorrect: Bool
+    public var assessment: FormAssessment
+}
+
+/// One subject's judged repetitions of one label, judged as a set.
+public struct FormHeldOutSet: Sendable, Hashable {
+    struct Key: Hashable {
+        var subject: Int
+        var isCorrect: Bool
+    }
+
+    public var subject: Int
+    public var isCorrect: Bool
+    public var assessment: FormSetAssessment
 }
 
 /// The result of a subject-wise evaluation.
@@ -81,6 +130,11 @@ public struct FormEvaluationReport: Sendable, Hashable {
 
     /// All movements' verdicts pooled.
     public var overall: FormConfusionCounts { movements.reduce(FormConfusionCounts()) { $0 + $1.confusion } }
+
+    /// All movements' set verdicts pooled.
+    public var overallSets: FormConfusionCounts {
+        movements.reduce(FormConfusionCounts()) { $0 + $1.setConfusion }
+    }
 
     /// The unweighted mean of the movements' balanced accuracies.
     public var meanBalancedAccuracy: Double {
@@ -132,6 +186,7 @@ public enum FormQualityEvaluator {
 
     private struct PreparedExample {
         var subject: Int
+        var episode: Int
         var example: FormTrainingExample
     }
 
@@ -141,7 +196,7 @@ public enum FormQualityEvaluator {
     ) -> [PreparedExample] {
         guard mode == .personalised else {
             return repetitions.map {
-                PreparedExample(subject: $0.subject, example: FormTrainingExample(features: $0.features,
+                PreparedExample(subject: $0.subject, episode: $0.episode, example: FormTrainingExample(features: $0.features,
                                                                                    isCorrect: $0.isCorrect))
             }
         }
@@ -153,7 +208,7 @@ public enum FormQualityEvaluator {
             let referenceMean = FormQualityModel.mean(of: reference.map(\.features.values))
             for repetition in own where !(repetition.isCorrect && referenceEpisodes.contains(repetition.episode)) {
                 prepared.append(PreparedExample(
-                    subject: subject,
+                    subject: subject, episode: repetition.episode,
                     example: FormTrainingExample(features: repetition.features, isCorrect: repetition.isCorrect,
                                                  referenceMean: referenceMean)))
             }
@@ -169,6 +224,7 @@ public enum FormQualityEvaluator {
         var confusion = FormConfusionCounts()
         var chosen: [Int: Double] = [:]
         var cueCounts: [FormQualityCue: Int] = [:]
+        var verdicts: [FormHeldOutVerdict] = []
         for subject in Set(prepared.map(\.subject)).sorted() {
             let training = prepared.filter { $0.subject != subject }
             let test = prepared.filter { $0.subject == subject }
@@ -181,13 +237,15 @@ public enum FormQualityEvaluator {
             for item in test {
                 let assessment = model.assess(item.example.features, referenceMean: item.example.referenceMean)
                 confusion.record(isCorrect: item.example.isCorrect, judgedCorrect: assessment.isCorrect)
+                verdicts.append(FormHeldOutVerdict(subject: subject, episode: item.episode,
+                                                   isCorrect: item.example.isCorrect, assessment: assessment))
                 if !item.example.isCorrect, !assessment.isCorrect, let cue = assessment.cues.first {
                     cueCounts[cue, default: 0] += 1
                 }
             }
         }
         return FormMovementEvaluation(movement: movement, confusion: confusion, chosenRegularisation: chosen,
-                                      leadingCueCounts: cueCounts)
+                                      leadingCueCounts: cueCounts, verdicts: verdicts)
     }
 
     /// The penalty with the best leave-one-subject-out balanced accuracy on `examples`; ties go to the larger
