@@ -188,9 +188,19 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         buffer.writeString(head)
         buffer.writeBytes(body)
         let channel = context.channel
-        context.writeAndFlush(NIOAny(buffer), promise: nil)
-        channel.close(promise: nil)
+        let loop = context.eventLoop
+        // A lingering close, as HTTP servers do: closed at once with the client's bytes still unread (an oversized
+        // head still arriving), the socket would send a reset, and the client's kernel may drop the answer before
+        // the client reads it. So the answer is followed by the end of output only; what still arrives is read and
+        // discarded (`closing`), and the connection closes when the client closes it or after `lingerSeconds`.
+        context.writeAndFlush(NIOAny(buffer)).whenComplete { _ in
+            channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+            loop.scheduleTask(in: .seconds(Self.lingerSeconds)) { channel.close(promise: nil) }
+        }
     }
+
+    /// Longest a refused connection stays open, reading and discarding, after its answer.
+    static let lingerSeconds: Int64 = 2
 }
 
 /// Sits right after NIO's HTTP request decoder and reports to its ``ConnectionGuard`` where requests and responses
