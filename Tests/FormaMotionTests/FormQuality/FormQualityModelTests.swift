@@ -3,31 +3,8 @@ import FormaMotionLab
 import Testing
 
 @Suite struct FormQualityModelTests {
-    private static let elevation = FormFeature.all.firstIndex(of: .summary(.activeShoulderElevation, .high))!
-    private static let lean = FormFeature.all.firstIndex(of: .summary(.trunkLateralLean, .high))!
-
-    /// Synthetic shoulder abductions: each subject has their own full range (90…160°); an incorrect repetition either
-    /// stops 25° short of it (even episodes) or leans 12° sideways (odd episodes). Every other feature is noise.
-    private static func abductions(subjects: ClosedRange<Int>, seed: UInt64) -> [LabelledRepetition] {
-        var generator = SeededGenerator(seed: seed)
-        var repetitions: [LabelledRepetition] = []
-        for subject in subjects {
-            let fullRange = 90 + Double(subject % 8) * 10
-            for episode in 1...10 {
-                for isCorrect in [true, false] {
-                    var values = FormFeature.all.map { _ in Double.random(in: -1...1, using: &generator) }
-                    let short = !isCorrect && episode % 2 == 0
-                    let leaning = !isCorrect && episode % 2 == 1
-                    values[elevation] = fullRange - (short ? 25 : 0) + .random(in: -3...3, using: &generator)
-                    values[lean] = (leaning ? 12 : 0) + .random(in: -3...3, using: &generator)
-                    repetitions.append(LabelledRepetition(
-                        movement: .standingShoulderAbduction, subject: subject, episode: episode,
-                        isCorrect: isCorrect, features: try! RepetitionFeatures(values: values, activeSide: .right)))
-                }
-            }
-        }
-        return repetitions
-    }
+    private static let elevation = SyntheticAbductions.elevation
+    private static let lean = SyntheticAbductions.lean
 
     @Test func logisticRegression_separatesAThresholdAndShrinksWithThePenalty() {
         // setup
@@ -46,7 +23,7 @@ import Testing
 
     @Test func personalisedModel_judgesNewSubjectsThatThePopulationModelCannot() {
         // setup: the between-subject spread of full range (70°) exceeds the 25° shortfall that marks an error
-        let repetitions = Self.abductions(subjects: 1...8, seed: 42)
+        let repetitions = SyntheticAbductions.make(subjects: 1...8, seed: 42, faults: .shortOrLeaning)
 
         // act
         let population = FormQualityEvaluator.leaveOneSubjectOut(
@@ -65,7 +42,7 @@ import Testing
 
     @Test func assessment_namesTheShortfallAndItsCue() throws {
         // setup
-        let repetitions = Self.abductions(subjects: 1...8, seed: 7)
+        let repetitions = SyntheticAbductions.make(subjects: 1...8, seed: 7, faults: .shortOrLeaning)
         let model = try #require(FormQualityEvaluator.trainModel(
             movement: .standingShoulderAbduction, repetitions, mode: .personalised, referenceCount: 3,
             regularisationGrid: [0.1]))
@@ -99,7 +76,7 @@ import Testing
 
     @Test func personalisedModel_requiresAReference() throws {
         // setup
-        let repetitions = Self.abductions(subjects: 1...4, seed: 3)
+        let repetitions = SyntheticAbductions.make(subjects: 1...4, seed: 3, faults: .shortOrLeaning)
         let model = try #require(FormQualityEvaluator.trainModel(
             movement: .standingShoulderAbduction, repetitions, mode: .personalised, referenceCount: 2,
             regularisationGrid: [0.1]))

@@ -3,28 +3,8 @@ import FormaMotionLab
 import Testing
 
 @Suite struct FormSetAndSeparabilityTests {
-    private static let elevation = FormFeature.all.firstIndex(of: .summary(.activeShoulderElevation, .high))!
-    private static let lean = FormFeature.all.firstIndex(of: .summary(.trunkLateralLean, .high))!
-
-    /// Shoulder abductions in which every incorrect repetition stops 25° short of the subject's own full range, and
-    /// full range differs between subjects (90…160°). Every other feature is noise.
-    private static func shortAbductions(subjects: ClosedRange<Int>, seed: UInt64) -> [LabelledRepetition] {
-        var generator = SeededGenerator(seed: seed)
-        var repetitions: [LabelledRepetition] = []
-        for subject in subjects {
-            let fullRange = 90 + Double(subject % 8) * 10
-            for episode in 1...10 {
-                for isCorrect in [true, false] {
-                    var values = FormFeature.all.map { _ in Double.random(in: -1...1, using: &generator) }
-                    values[elevation] = fullRange - (isCorrect ? 0 : 25) + .random(in: -3...3, using: &generator)
-                    repetitions.append(LabelledRepetition(
-                        movement: .standingShoulderAbduction, subject: subject, episode: episode,
-                        isCorrect: isCorrect, features: try! RepetitionFeatures(values: values, activeSide: .right)))
-                }
-            }
-        }
-        return repetitions
-    }
+    private static let elevation = SyntheticAbductions.elevation
+    private static let lean = SyntheticAbductions.lean
 
     private static func features(elevation value: Double, lean leanValue: Double = 0) throws -> RepetitionFeatures {
         var values = [Double](repeating: 0, count: FormFeature.all.count)
@@ -36,7 +16,7 @@ import Testing
     @Test func set_isJudgedFromItsRepetitionsAndNamesTheFaultThatRecurred() throws {
         // setup: a personalised model, a person whose full range is 170°
         let model = try #require(FormQualityEvaluator.trainModel(
-            movement: .standingShoulderAbduction, Self.shortAbductions(subjects: 1...8, seed: 11),
+            movement: .standingShoulderAbduction, SyntheticAbductions.make(subjects: 1...8, seed: 11, faults: .short),
             mode: .personalised, referenceCount: 3, regularisationGrid: [0.1]))
         let reference = [try Self.features(elevation: 170)]
         let good = try model.assess(try Self.features(elevation: 169), reference: reference)
@@ -58,7 +38,7 @@ import Testing
 
     @Test func evaluation_judgesEachSubjectsSetsWithoutTheirOwnRepetitionsInTraining() {
         // setup
-        let repetitions = Self.shortAbductions(subjects: 1...8, seed: 5)
+        let repetitions = SyntheticAbductions.make(subjects: 1...8, seed: 5, faults: .short)
 
         // act
         let report = FormQualityEvaluator.leaveOneSubjectOut(
@@ -76,7 +56,7 @@ import Testing
 
     @Test func separability_showsAnErrorEveryoneMakesThatThePopulationSpreadHides() throws {
         // setup: a 25° shortfall against 3° of noise (within a subject), while full range spreads ~25° between people
-        let repetitions = Self.shortAbductions(subjects: 1...8, seed: 9)
+        let repetitions = SyntheticAbductions.make(subjects: 1...8, seed: 9, faults: .short)
 
         // act
         let separations = FormSeparability.features(repetitions, movement: .standingShoulderAbduction)

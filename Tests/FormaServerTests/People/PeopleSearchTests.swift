@@ -27,6 +27,15 @@ struct PeopleSearchTests {
         return member
     }
 
+    /// A company with Ada, who searches, and people of the given ids and names.
+    static func gym(_ app: Application, people: [(String, String)]) async throws -> (api: APIClient, key: String, ada: Member) {
+        let api = APIClient(app: app)
+        let key = try await api.createCompany("Gym")
+        let ada = try await Self.named(api, key: key, "ada", "Ada")
+        for (id, name) in people { _ = try await Self.named(api, key: key, id, name) }
+        return (api, key, ada)
+    }
+
     static func search(_ member: Member, _ query: String) async throws -> APIClient.Reply {
         try await member.api.get("/v1/people?\(query)", headers: member.headers)
     }
@@ -101,12 +110,8 @@ struct PeopleSearchTests {
     @Test func foldsCaseDiacriticsAndWidthOnEveryDatabaseAndFollowsRenames() async throws {
         try await withFormaApp { app in
             // setup: names with letters beyond ASCII
-            let api = APIClient(app: app)
-            let key = try await api.createCompany("Gym")
-            let ada = try await Self.named(api, key: key, "ada", "Ada")
-            _ = try await Self.named(api, key: key, "uli", "Über Läufer")
-            _ = try await Self.named(api, key: key, "zoe", "ZOË Ørsted")
-            _ = try await Self.named(api, key: key, "ren", "Renée")
+            let (api, key, ada) = try await Self.gym(
+                app, people: [("uli", "Über Läufer"), ("zoe", "ZOË Ørsted"), ("ren", "Renée")])
 
             // act: lower-case, upper-case and plain-letter queries; then Renée renames herself
             func found(_ query: String) async throws -> [String] {
@@ -131,11 +136,7 @@ struct PeopleSearchTests {
     @Test func namesStoredBeforeTheFoldedColumnAreFoundAfterTheMigrationFillsIt() async throws {
         try await withFormaApp { app in
             // setup: two people whose folded names are missing, as rows stored before the migration are
-            let api = APIClient(app: app)
-            let key = try await api.createCompany("Gym")
-            let ada = try await Self.named(api, key: key, "ada", "Ada")
-            _ = try await Self.named(api, key: key, "jo", "Jöran")
-            _ = try await Self.named(api, key: key, "jon", "Jon")
+            let (_, _, ada) = try await Self.gym(app, people: [("jo", "Jöran"), ("jon", "Jon")])
             try await (try app.db.sql()).raw("UPDATE users SET search_name = NULL").run()
             let before = try await Self.search(ada, "q=jo").json(PeopleSearchBody.self).items
 
