@@ -43,5 +43,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         AddFeedIndexes(),
         CreateStandingCounts(),
         AddCompetitionResultsAwarded(),
+        CreateLiveWatching(),
     ]
 }
