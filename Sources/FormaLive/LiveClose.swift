@@ -40,7 +40,8 @@ public enum LiveClose: Sendable, Equatable, Error {
     /// A watcher (docs/community.md, "Live watching") fell `events` events behind and is dropped (1008).
     case watcherTooSlow(events: Int)
     /// A watch socket refused: `code` is 4400 (bad message), 4403 (not an approved follower), 4404 (no such person,
-    /// or not live) or 4409 (the session runs on another server process); the problem names the field.
+    /// or not live), 4409 (the session runs on another server process) or 4429 (too many watchers); the problem
+    /// names the field.
     case watchRefused(code: Int, LiveProblem)
 
     /// The WebSocket close code (RFC 6455 §7.4; 4000–4999 are the protocol's own, after HTTP's statuses).

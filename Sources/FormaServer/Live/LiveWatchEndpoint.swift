@@ -110,12 +110,19 @@ struct LiveWatchSocket: Sendable {
             return failed("live watch lookup failed", error)
         }
         let channelGuard = self.channelGuard
-        let watcher = LiveWatcher { close in channelGuard.close(close) }
+        let watcher = LiveWatcher(person: LivePerson(companyID: me.companyID, userID: me.userID)) { close in
+            channelGuard.close(close)
+        }
         _ = watcher.offer(LiveWatchMessage.text(LiveWatchMessage.Watching(
             session: target.session.uuidString.lowercased(), userId: PeopleStore.publicID(of: target.person),
             displayName: target.person.displayName)))
-        guard hub.attach(watcher, to: target.session) else {
+        switch hub.attach(watcher, to: target.session) {
+        case .attached:
+            break
+        case .notOpen:
             return channelGuard.close(.watchRefused(code: 4404, LiveProblem(field: "userId", message: "is not live now")))
+        case .tooMany(let problem):
+            return channelGuard.close(.watchRefused(code: 4429, problem))
         }
         let record: UUID
         do {

@@ -70,12 +70,35 @@ final class LiveWatchHub: Sendable {
         }
     }
 
-    /// Adds `watcher` to `session`; `false` when the session is not (or no longer) open here.
-    func attach(_ watcher: LiveWatcher, to session: UUID) -> Bool {
+    /// Watch sockets one person may have open on one session.
+    static let maximumWatchersPerPerson = 3
+    /// Watch sockets one session may have.
+    static let maximumWatchersPerSession = 500
+
+    enum Attachment: Equatable {
+        case attached
+        /// The session is not (or no longer) open here.
+        case notOpen
+        /// The watcher's person has ``maximumWatchersPerPerson`` sockets on the session, or the session has
+        /// ``maximumWatchersPerSession``.
+        case tooMany(LiveProblem)
+    }
+
+    /// Adds `watcher` to `session`, within the limits.
+    func attach(_ watcher: LiveWatcher, to session: UUID) -> Attachment {
         broadcasts.withLockedValue { broadcasts in
-            guard broadcasts[session] != nil else { return false }
+            guard let watchers = broadcasts[session]?.watchers else { return .notOpen }
+            guard watchers.count < Self.maximumWatchersPerSession else {
+                return .tooMany(LiveProblem(
+                    field: "watchers", message: "at most \(Self.maximumWatchersPerSession) watch this session"))
+            }
+            guard watchers.values.filter({ $0.person == watcher.person }).count < Self.maximumWatchersPerPerson else {
+                return .tooMany(LiveProblem(
+                    field: "watchers",
+                    message: "at most \(Self.maximumWatchersPerPerson) open watch sockets per person and session"))
+            }
             broadcasts[session]?.watchers[watcher.id] = watcher
-            return true
+            return .attached
         }
     }
 
@@ -117,13 +140,19 @@ protocol LiveWatchSink: Sendable {
 /// One watch socket's outbox: queued without waiting, bounded, written by ``LiveWatchHub/pump(_:to:)``.
 final class LiveWatcher: Sendable {
     let id = UUID()
+    /// Who watches.
+    let person: LivePerson
     let outbox: AsyncStream<String>
     private let continuation: AsyncStream<String>.Continuation
     private let reason = NIOLockedValueBox<LiveClose?>(nil)
     private let onDrop: @Sendable (LiveClose) -> Void
 
     /// - Parameter onDrop: closes the socket at once when the watcher is dropped (its pump may be stuck writing).
-    init(capacity: Int = LiveWatchHub.outboxCapacity, onDrop: @escaping @Sendable (LiveClose) -> Void) {
+    init(
+        person: LivePerson, capacity: Int = LiveWatchHub.outboxCapacity,
+        onDrop: @escaping @Sendable (LiveClose) -> Void
+    ) {
+        self.person = person
         (outbox, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(capacity))
         self.onDrop = onDrop
     }

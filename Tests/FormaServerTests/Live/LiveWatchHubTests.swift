@@ -15,9 +15,9 @@ struct LiveWatchHubTests {
         hub.open(session: session, person: LivePerson(companyID: UUID(), userID: UUID()), at: Date()) { _ in }
         let stuck = StuckSink()
         let reading = RecordingSink()
-        let slow = LiveWatcher { close in stuck.close(close) }
-        let fast = LiveWatcher { close in reading.close(close) }
-        #expect(hub.attach(slow, to: session) && hub.attach(fast, to: session))
+        let slow = LiveWatcher(person: Self.someone()) { close in stuck.close(close) }
+        let fast = LiveWatcher(person: Self.someone()) { close in reading.close(close) }
+        #expect(hub.attach(slow, to: session) == .attached && hub.attach(fast, to: session) == .attached)
         let pumps = [
             Task { await LiveWatchHub.pump(slow, to: stuck) }, Task { await LiveWatchHub.pump(fast, to: reading) },
         ]
@@ -48,6 +48,25 @@ struct LiveWatchHubTests {
         #expect(hub.watcherCount(of: session) == 0)
     }
 
+    @Test func aPersonWatchesOneSessionOnAtMostThreeSockets() {
+        // setup
+        let hub = LiveWatchHub()
+        let session = UUID()
+        hub.open(session: session, person: Self.someone(), at: Date()) { _ in }
+        let bob = Self.someone()
+
+        // act: Bob opens four watch sockets, Cy one; one on a session that is not open
+        let bobs = (1...4).map { _ in hub.attach(LiveWatcher(person: bob) { _ in }, to: session) }
+        let cy = hub.attach(LiveWatcher(person: Self.someone()) { _ in }, to: session)
+        let closed = hub.attach(LiveWatcher(person: bob) { _ in }, to: UUID())
+
+        // verify
+        #expect(bobs.prefix(3).allSatisfy { $0 == .attached } && cy == .attached && closed == .notOpen)
+        #expect(bobs.last == .tooMany(LiveProblem(
+            field: "watchers", message: "at most 3 open watch sockets per person and session")))
+        #expect(hub.watcherCount(of: session) == 4)
+    }
+
     @Test func watchersReceiveOnlyRepetitionsSetsAndTheSummary() throws {
         let set = #"{"exercise": "squat", "reps": 3, "partials": 0, "seconds": 9, "mistakes": {}}"#
         #expect(LiveWatchHub.forwards(try Self.event(#"{"type": "set", "# + set.dropFirst())))
@@ -56,6 +75,10 @@ struct LiveWatchHubTests {
         #expect(!LiveWatchHub.forwards(try Self.event(
             #"{"type": "progress", "exercise": "squat", "t": 1, "fraction": 0.5, "value": 120, "unit": "degrees", "#
                 + #""landmarks": [23, 25, 27]}"#)))
+    }
+
+    private static func someone() -> LivePerson {
+        LivePerson(companyID: UUID(), userID: UUID())
     }
 
     private static func event(_ json: String) throws -> LiveEvent {
