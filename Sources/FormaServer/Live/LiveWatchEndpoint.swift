@@ -21,7 +21,8 @@ enum LiveWatchEndpoint {
             guard LiveEndpoint.isWebSocketUpgrade(request) else {
                 throw APIProblem(
                     status: 426, kind: "upgrade-required", title: "Upgrade Required",
-                    detail: "GET /v1/people/{userId}/live/watch is a WebSocket: open it with Connection: Upgrade and Upgrade: websocket",
+                    detail: "GET /v1/people/{userId}/live/watch is a WebSocket: "
+                        + "open it with Connection: Upgrade and Upgrade: websocket",
                     headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
             }
             try LiveEndpoint.checkHandshake(request)
@@ -83,8 +84,8 @@ struct LiveWatchSocket: Sendable {
             guard let first = await inputs.next() else { return }
             let message = Self.decode(first)
             guard message?["type"] as? String == "hello", let given = message?["token"] as? String else {
-                return channelGuard.close(.badControl(
-                    LiveProblem(field: "type", message: "the first message must be {\"type\": \"hello\", \"token\": …}")))
+                return channelGuard.close(.badControl(LiveProblem(
+                    field: "type", message: "the first message must be {\"type\": \"hello\", \"token\": …}")))
             }
             token = given
         }
@@ -94,7 +95,8 @@ struct LiveWatchSocket: Sendable {
         do {
             me = try await Authentication.user(forToken: token ?? "", now: application.formaClock.now, on: database)
         } catch let error as AuthenticationError {
-            return channelGuard.close(.unauthorized(LiveProblem(field: "token", message: APIProblem.detail(for: error))))
+            let problem = LiveProblem(field: "token", message: APIProblem.detail(for: error))
+            return channelGuard.close(.unauthorized(problem))
         } catch {
             return failed("live watch token check failed", error)
         }
@@ -120,7 +122,8 @@ struct LiveWatchSocket: Sendable {
         case .attached:
             break
         case .notOpen:
-            return channelGuard.close(.watchRefused(code: 4404, LiveProblem(field: "userId", message: "is not live now")))
+            let problem = LiveProblem(field: "userId", message: "is not live now")
+            return channelGuard.close(.watchRefused(code: 4404, problem))
         case .tooMany(let problem):
             return channelGuard.close(.watchRefused(code: 4429, problem))
         }
@@ -131,7 +134,8 @@ struct LiveWatchSocket: Sendable {
             hub.detach(watcher, from: target.session)
             return failed("live watch not recorded", error)
         }
-        let pump = Task { await LiveWatchHub.pump(watcher, to: WebSocketWatchSink(webSocket: webSocket, channelGuard: channelGuard)) }
+        let sink = WebSocketWatchSink(webSocket: webSocket, channelGuard: channelGuard)
+        let pump = Task { await LiveWatchHub.pump(watcher, to: sink) }
         await readCheers(from: &inputs, of: me, to: target.session, watcher: watcher)
         hub.detach(watcher, from: target.session)
         watcher.finish(.ended)
@@ -154,7 +158,8 @@ struct LiveWatchSocket: Sendable {
         var lastCheer: Date?
         while let text = await inputs.next() {
             guard let message = Self.decode(text), message["type"] as? String == "cheer" else {
-                channelGuard.close(.badControl(LiveProblem(field: "type", message: "send {\"type\": \"cheer\", \"text\": …}")))
+                let problem = LiveProblem(field: "type", message: "send {\"type\": \"cheer\", \"text\": …}")
+                channelGuard.close(.badControl(problem))
                 continue
             }
             let now = application.formaClock.now
@@ -166,8 +171,9 @@ struct LiveWatchSocket: Sendable {
                     field: "text", message: "one cheer every \(LiveWatchEndpoint.cheerIntervalSeconds) seconds",
                     retryAfterSeconds: Int(wait.rounded(.up)))
             } else if let cheer {
-                let event = LiveWatchMessage.Cheer(
-                    from: .init(userId: PeopleStore.publicID(of: me.user), displayName: me.user.displayName), text: cheer)
+                let from = LiveWatchMessage.Cheer.From(
+                    userId: PeopleStore.publicID(of: me.user), displayName: me.user.displayName)
+                let event = LiveWatchMessage.Cheer(from: from, text: cheer)
                 guard hub.cheer(LiveWatchMessage.text(event), to: session) else { continue }
                 lastCheer = now
                 refusal = nil
@@ -175,7 +181,8 @@ struct LiveWatchSocket: Sendable {
             } else {
                 refusal = .init(
                     field: "text",
-                    message: "must be 1 to \(LiveWatchEndpoint.maximumCheerCharacters) characters, without control characters")
+                    message: "must be 1 to \(LiveWatchEndpoint.maximumCheerCharacters) characters, "
+                        + "without control characters")
             }
             if let refusal { _ = watcher.offer(LiveWatchMessage.text(refusal)) }
         }

@@ -55,8 +55,8 @@ struct DailyActivity {
         let cheered = try await missions.cheersGiven(from: start, to: end) > 0
         let gifted = try await missions.giftsSent(from: start, to: end) > 0
         return Today(
-            date: date, trained: trained, wentLive: wentLive, watchedLive: watchedLive, followedSomeone: followed, cheered: cheered,
-            gifted: gifted, streak: streak)
+            date: date, trained: trained, wentLive: wentLive, watchedLive: watchedLive, followedSomeone: followed,
+            cheered: cheered, gifted: gifted, streak: streak)
     }
 
     /// When each of the person's saved runs ended (only that column is read).
