@@ -50,6 +50,14 @@ public struct PublicProfile: Sendable, Hashable, Codable {
     public var followedByMe: Relation
     /// Whether they follow the signed-in person.
     public var followsMe: Bool
+    /// Whether they have a live session open now (false for a private profile the signed-in person does not follow
+    /// with approval).
+    public var liveNow: Bool = false
+    /// The session the signed-in person may watch (``FormaKit/liveWatchURL(userId:)``): set only while they are
+    /// live and followed with approval.
+    public var liveSessionId: String?
+    /// When their last live session opened (hidden for a private profile not followed).
+    public var lastLiveAt: Date?
 }
 
 /// What the person did today in their time zone, and their workout streak.
@@ -59,6 +67,8 @@ public struct DailyActivity: Sendable, Hashable, Codable {
     public var timeZone: String
     public var trained: Bool
     public var wentLive: Bool
+    /// Started watching someone's live session today.
+    public var watchedLive: Bool = false
     public var followedSomeone: Bool
     /// Cheered someone's saved run today.
     public var cheered: Bool
@@ -156,7 +166,8 @@ extension FormaKit {
                 userId: api.userId, displayName: api.displayName, hasAvatar: api.hasAvatar,
                 privateProfile: api.privateProfile, followers: api.followers, following: api.following,
                 followedByMe: PublicProfile.Relation(rawValue: api.followedByMe.rawValue) ?? .none,
-                followsMe: api.followsMe)
+                followsMe: api.followsMe, liveNow: api.liveNow, liveSessionId: api.liveSessionId,
+                lastLiveAt: api.lastLiveAt)
         }
     }
 
@@ -174,7 +185,7 @@ extension FormaKit {
             let api = try await client.getTodayActivity().ok.body.json
             return DailyActivity(
                 date: api.date, timeZone: api.timeZone, trained: api.trained, wentLive: api.wentLive,
-                followedSomeone: api.followedSomeone, cheered: api.cheered, gifted: api.gifted,
+                watchedLive: api.watchedLive, followedSomeone: api.followedSomeone, cheered: api.cheered, gifted: api.gifted,
                 currentStreak: api.streak.current,
                 longestStreak: api.streak.longest, lastTrainingDay: api.streak.lastDay)
         }

@@ -37,6 +37,12 @@ public enum LiveClose: Sendable, Equatable, Error {
     case workoutNotInProgress
     /// The person already has `limit` open sessions (4429).
     case tooManySessions(limit: Int)
+    /// A watcher (docs/community.md, "Live watching") fell `events` events behind and is dropped (1008).
+    case watcherTooSlow(events: Int)
+    /// A watch socket refused: `code` is 4400 (bad message), 4403 (not an approved follower), 4404 (no such person,
+    /// or not live), 4409 (the session runs on another server process) or 4429 (too many watchers); the problem
+    /// names the field.
+    case watchRefused(code: Int, LiveProblem)
 
     /// The WebSocket close code (RFC 6455 §7.4; 4000–4999 are the protocol's own, after HTTP's statuses).
     public var code: Int {
@@ -45,7 +51,7 @@ public enum LiveClose: Sendable, Equatable, Error {
         case .goingAway: 1001
         case .invalidWebSocketFrame, .unmaskedFrame, .reservedBitsSet: 1002
         case .badFrame: 1007
-        case .framesTooFast, .analysisBacklog, .idle, .clientNotReading: 1008
+        case .framesTooFast, .analysisBacklog, .idle, .clientNotReading, .watcherTooSlow: 1008
         case .messageTooLarge: 1009
         case .serverFailed: 1011
         case .badControl: 4400
@@ -53,6 +59,7 @@ public enum LiveClose: Sendable, Equatable, Error {
         case .workoutNotFound: 4404
         case .workoutNotInProgress: 4409
         case .tooManySessions: 4429
+        case .watchRefused(let code, _): code
         }
     }
 
@@ -64,7 +71,8 @@ public enum LiveClose: Sendable, Equatable, Error {
         case .invalidWebSocketFrame: "frame: not a valid WebSocket frame"
         case .unmaskedFrame: "frame: a client must mask every frame"
         case .reservedBitsSet: "frame: reserved bits must be 0; no extension is negotiated"
-        case .badFrame(let problem), .badControl(let problem), .unauthorized(let problem): problem.description
+        case .badFrame(let problem), .badControl(let problem), .unauthorized(let problem), .watchRefused(_, let problem):
+            problem.description
         case .framesTooFast(let perSecond): "frames: more than \(perSecond) a second"
         case .analysisBacklog: "client: frames arrive faster than they can be analysed"
         case .idle(let seconds): "idle: no message for \(Self.seconds(seconds)) s"
@@ -75,6 +83,7 @@ public enum LiveClose: Sendable, Equatable, Error {
         case .workoutNotFound(let id): "workoutId: no workout '\(Self.truncated(id, toBytes: 60))'"
         case .workoutNotInProgress: "workoutId: the workout is not in progress; start it first"
         case .tooManySessions(let limit): "sessions: at most \(limit) open live sessions per person"
+        case .watcherTooSlow(let events): "watcher: more than \(events) events waited to be sent; dropped"
         }
     }
 

@@ -49,7 +49,7 @@ public struct LiveSessionDriver<Store: LiveSessionStore, Transport: LiveSessionT
         while let output = pending.popFirst() {
             switch output {
             case .send(let event):
-                transport.send(event.jsonText)
+                transport.send(event: event)
             case .authenticate(let token):
                 let result: Result<LivePerson, LiveClose>
                 do {

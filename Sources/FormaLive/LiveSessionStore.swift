@@ -69,10 +69,19 @@ public protocol LiveSessionStore: Sendable {
 public protocol LiveSessionTransport: Sendable {
     /// Sends one text message (an event's JSON).
     func send(_ text: String)
+    /// Sends one event; the default sends its JSON with ``send(_:)``. The server's transport also hands the
+    /// event to the session's watchers (docs/community.md, "Live watching").
+    func send(event: LiveEvent)
     /// Sends the close frame; called at most once by the driver.
     func close(_ close: LiveClose)
     /// Something worth counting or logging happened.
     func observe(_ observation: LiveObservation)
+}
+
+extension LiveSessionTransport {
+    public func send(event: LiveEvent) {
+        send(event.jsonText)
+    }
 }
 
 /// What a session reports besides its messages.

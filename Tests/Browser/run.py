@@ -589,6 +589,40 @@ def test_camera_component(harness):
     RECEIVED.extend(driver.execute_script("return window.formaRaw"))
 
 
+def test_live_cheer(harness):
+    """A follower watches the camera component's live session on the watch socket and cheers: the page shows the
+    cheer as its cue, through the page's words (docs/community.md, "Live watching")."""
+    import websocket
+    driver = harness.driver
+    user, fan = "cheered-user", "cheer-fan"
+    events = open_in_iframe(harness, f"{harness.base}/embed/camera?company=Acme&replay={harness.host}/squats.json", user)
+    harness.api("GET", "/v1/me", user)  # the host's person, made known before the fan follows them
+    harness.api("PUT", f"/v1/me/following/{user}", fan)
+    driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+    wait_until(lambda: "Waiting for an exercise" in driver.find_element(By.TAG_NAME, "h1").text, 30, "the camera view")
+    driver.switch_to.default_content()
+    driver.execute_script("document.getElementById('forma').contentWindow.postMessage("
+                          "JSON.stringify({currentExercise: 'squat'}), arguments[0]);", harness.base)
+    # The session stays open after the recording ends (until its idle limit): the fan watches and cheers then.
+    wait_until(lambda: [e for e in events() if e["type"] == "exercise_completed"], 90, "exercise_completed")
+    profile = harness.api("GET", f"/v1/people/{user}", fan)
+    assert profile["liveNow"] and profile.get("liveSessionId"), profile
+    socket = websocket.create_connection(
+        harness.base.replace("http://", "ws://") + f"/v1/people/{user}/live/watch",
+        header=[f"Authorization: Bearer {session_token(harness.base, harness.key, fan)}"], timeout=30)
+    try:
+        watching = json.loads(socket.recv())
+        assert watching["type"] == "watching" and watching["session"] == profile["liveSessionId"], watching
+        socket.send(json.dumps({"type": "cheer", "text": "Go, go!"}))
+        assert json.loads(socket.recv()) == {"type": "cheer_sent", "text": "Go, go!"}
+        driver.switch_to.frame(driver.find_element(By.ID, "forma"))
+        wait_until(lambda: "A follower cheers: Go, go!" in driver.find_element(By.ID, "cue").get_attribute("textContent"),
+                   30, "the cheer")
+        driver.switch_to.default_content()
+    finally:
+        socket.close()
+
+
 STAGE_RECORDER = """
 window.stageLog = {fractions: [], guidance: [], joints: 0, measured: 0, angles: []};
 new MutationObserver((changes) => {
@@ -2908,7 +2942,7 @@ def main():
     passed = failed = 0
     try:
         harness.start()
-        for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component, test_camera_stage, test_spoken_cues_are_captioned,
+        for test in (test_waits_retry_until_the_element_appears, test_iframe_host, test_ios_bridge, test_challenge, test_camera_component, test_live_cheer, test_camera_stage, test_spoken_cues_are_captioned,
                      test_camera_component_exercise_in_the_configuration,
                      test_home_generates_a_workout, test_wrong_key, test_android_and_react_native_bridges, test_pain_map, test_pain_map_js_hits_as_the_core_does,
                      test_progress_charts, test_theme_is_shown_and_told_to_the_host, test_themes_page, test_goals_page, test_style_and_branding, test_exercise_pages, test_competitions_page, test_profile_page, test_people_page, test_trainer_chat,

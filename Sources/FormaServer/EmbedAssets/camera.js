@@ -3,7 +3,7 @@
 // counts and reports repetitions, mistakes and framing like the player does.
 import { cueCaption } from './captions.js';
 import { h, show } from './dom.js';
-import { LiveSession, reportLiveEvent, mistakeList } from './live.js';
+import { LiveSession, cheerCue, reportLiveEvent, mistakeList } from './live.js';
 import { stageEvent } from './overlay.js';
 import { t } from './i18n.js';
 
@@ -114,6 +114,12 @@ export class CameraView {
   }
 
   liveEvent(event) {
+    if (event.type === 'cheer') {
+      // A follower's cheer is shown between exercises too, while the session is open.
+      this.cue = cheerCue(event);
+      this.render();
+      return;
+    }
     if (!this.exercise) return;
     const cue = reportLiveEvent(this.bridge, this.exercise, event, this.tally);
     stageEvent(this.context.stage(), event, this.tally.reps);

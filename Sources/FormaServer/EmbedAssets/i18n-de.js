@@ -27,6 +27,8 @@ export default {
   'error.noKey': 'key: die Konfiguration muss einen Schlüssel oder ein Token angeben',
   'error.noPage': 'page: unter {path} gibt es keine Seite',
   'live.closed': 'die Sitzung wurde beendet ({code})',
+  'live.cheer': '{name} feuert dich an: {text}',
+  'live.cheerAnonymous': 'Ein Follower feuert dich an: {text}',
 
   // Start und Pläne
   'home.plans': 'Pläne',

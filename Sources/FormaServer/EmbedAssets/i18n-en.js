@@ -29,6 +29,8 @@ export default {
   'error.noKey': 'key: the configuration must give a key or a token',
   'error.noPage': 'page: there is no embed page at {path}',
   'live.closed': 'the session closed ({code})',
+  'live.cheer': '{name} cheers: {text}',
+  'live.cheerAnonymous': 'A follower cheers: {text}',
 
   // Home and plans
   'home.plans': 'Plans',

@@ -31,9 +31,17 @@ export function reportLiveEvent(bridge, exercise, event, tally) {
     case 'returned_frame':
       bridge.post('returned_camera_frame', { exercise });
       return null;
+    case 'cheer':
+      return cheerCue(event);
     default:
       return undefined;
   }
+}
+
+// A follower watching the session cheered (docs/community.md, "Live watching"): the cue that shows it.
+export function cheerCue(event) {
+  const name = event.from && event.from.displayName;
+  return name ? t('live.cheer', { name, text: event.text }) : t('live.cheerAnonymous', { text: event.text });
 }
 
 // The tally's mistakes as exercise_completed lists them.

@@ -4,7 +4,7 @@
 // (`root`, `onExit`, `onFinish`): it draws into `root` instead of the page and hands leaving and finishing back.
 import { cueCaption } from './captions.js';
 import { h, show as showPage, formatSeconds, sleep, speak } from './dom.js';
-import { LiveSession, mistakeList } from './live.js';
+import { LiveSession, cheerCue, mistakeList } from './live.js';
 import { stageEvent } from './overlay.js';
 import { resultsView, shareText, totalsOf } from './results.js';
 import { Demonstration } from './exercises.js';
@@ -305,6 +305,12 @@ export class WorkoutPlayer {
   // ---- live events
 
   liveEvent(event) {
+    if (event.type === 'cheer') {
+      // A follower's cheer is the cue; shown at once during a set, else when the next one starts.
+      this.cue = cheerCue(event);
+      if (this.phase && this.phase.kind === 'work') this.renderWork();
+      return;
+    }
     const item = this.item;
     if (!item || !this.phase || this.phase.kind !== 'work') return;
     const result = this.result;

@@ -66,11 +66,16 @@ extension FormaAPIHandler {
         let counts = try await store.counts(of: personID)
         let mine = try await store.relation(from: me.userID, to: personID)
         let theirs = try await store.relation(from: personID, to: me.userID)
+        let live = try await LiveWatching(
+            database: try database(), companyID: me.companyID, userID: me.userID, now: clock.now
+        ).status(of: person, relation: mine)
         return .ok(.init(body: .json(.init(
             userId: PeopleStore.publicID(of: person), displayName: person.displayName,
             hasAvatar: counts.avatarTag != nil, privateProfile: person.privateProfile ?? false,
             followers: counts.followers, following: counts.following,
-            followedByMe: Components.Schemas.PublicProfile.FollowedByMePayload(rawValue: mine.rawValue) ?? .following, followsMe: theirs == .following))))
+            followedByMe: Components.Schemas.PublicProfile.FollowedByMePayload(rawValue: mine.rawValue) ?? .following, followsMe: theirs == .following,
+            liveNow: live.liveNow, liveSessionId: live.sessionID?.uuidString.lowercased(),
+            lastLiveAt: live.lastLiveAt))))
     }
 
     func getTodayActivity(_ input: Operations.GetTodayActivity.Input) async throws
@@ -83,7 +88,7 @@ extension FormaAPIHandler {
         let today = try await activity.read()
         return .ok(.init(body: .json(.init(
             date: GoalMapping.day(today.date), timeZone: zoneName, trained: today.trained,
-            wentLive: today.wentLive, followedSomeone: today.followedSomeone, cheered: today.cheered,
+            wentLive: today.wentLive, watchedLive: today.watchedLive, followedSomeone: today.followedSomeone, cheered: today.cheered,
             gifted: today.gifted,
             streak: .init(
                 current: today.streak.current, longest: today.streak.longest,

@@ -18,13 +18,19 @@ struct FluentLiveStore: LiveSessionStore {
     let database: any Database
     /// The lease the session holds once its token is checked.
     private let lease = LiveLeaseHolder()
+    /// Makes the session watchable by followers once it opens, and ends that when it closes.
+    let broadcast: LiveBroadcast?
     private var limits: LiveLimits { application.formaConfiguration.live }
 
-    init(application: Application, logger: Logger, sessionID: UUID, database: any Database) {
+    init(
+        application: Application, logger: Logger, sessionID: UUID, database: any Database,
+        broadcast: LiveBroadcast? = nil
+    ) {
         self.application = application
         self.logger = logger
         self.sessionID = sessionID
         self.database = database
+        self.broadcast = broadcast
     }
 
     func openSession(token: String) async throws(LiveClose) -> LivePerson {
@@ -49,10 +55,20 @@ struct FluentLiveStore: LiveSessionStore {
         }
         guard let acquired else { throw .tooManySessions(limit: limits.maximumSessionsPerPerson) }
         lease.hold(acquired, at: now)
+        // The person's last live date; a session is not refused for a record it could not write.
+        do {
+            try await LiveSessionStartModel(
+                companyID: person.companyID, userID: person.userID, sessionID: sessionID, startedAt: now
+            ).create(on: database)
+        } catch {
+            logger.error("live session start not recorded", metadata: ["error": .string(String(reflecting: error))])
+        }
+        broadcast?.open(person: person, at: now)
         return person
     }
 
     func closeSession(of person: LivePerson) async {
+        broadcast?.close()
         guard let held = lease.take() else { return }
         do {
             try await LiveSessionLeases(database: database).release(held)

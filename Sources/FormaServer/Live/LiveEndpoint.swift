@@ -12,6 +12,8 @@ enum LiveEndpoint {
     static func register(on app: Application) {
         // Installed before the server accepts a session, so that no two event loops create it at once.
         app.liveSessions = LiveSessionRegistry()
+        app.liveWatchHub = LiveWatchHub()
+        LiveWatchEndpoint.register(on: app)
         app.on(.GET, "v1", "live") { request async throws -> Response in
             guard isWebSocketUpgrade(request) else {
                 throw APIProblem(
@@ -50,7 +52,7 @@ enum LiveEndpoint {
         }
     }
 
-    private static func isWebSocketUpgrade(_ request: Request) -> Bool {
+    static func isWebSocketUpgrade(_ request: Request) -> Bool {
         let connection = request.headers[.connection].joined(separator: ",").lowercased()
         let upgrade = request.headers[.upgrade].joined(separator: ",").lowercased()
         return connection.contains("upgrade") && upgrade.contains("websocket")

@@ -33,8 +33,12 @@ enum LiveSession {
         // The server's shared handle (on SQLite, its one connection: live sets and leases must not wait in SQLite's
         // busy handler for the requests' writes, nor they for these).
         let database = (try? application.formaDatabases?.database()) ?? application.db
+        // Followers watch the session once its person is known; cheers come back on its socket, never waited for.
+        let broadcast = LiveBroadcast(hub: application.liveWatchHub, sessionID: sessionID) { [webSocket] text in
+            webSocket.send(text, promise: nil)
+        }
         let store = FluentLiveStore(
-            application: application, logger: logger, sessionID: sessionID, database: database)
+            application: application, logger: logger, sessionID: sessionID, database: database, broadcast: broadcast)
         let formaClock = application.formaClock
         let watchdog = webSocket.eventLoop.scheduleRepeatedTask(
             initialDelay: .milliseconds(100), delay: .milliseconds(100)
@@ -54,7 +58,8 @@ enum LiveSession {
             machine: LiveSessionMachine(
                 sessionID: sessionID, limits: application.formaConfiguration.live, openedAt: clock.now),
             store: store,
-            transport: WebSocketLiveTransport(webSocket: webSocket, channelGuard: channelGuard, logger: logger),
+            transport: WebSocketLiveTransport(
+                webSocket: webSocket, channelGuard: channelGuard, logger: logger, broadcast: broadcast),
             clock: clock)
         FormaMetrics.liveSessionOpened()
         // A shutdown closes the session with 1001 and waits for it to finish writing before closing the database.
@@ -67,6 +72,7 @@ enum LiveSession {
             var driver = driver
             let close = await driver.run(bearer: bearer, inputs: registered.counting(inputs))
             application.liveSessions.remove(session: sessionID)
+            broadcast.close()
             // The driver knows the closes it made; the channel guard those it made below websocket-kit (size,
             // malformed frames, a client that does not read), after which the client's reply ended the queue.
             FormaMetrics.liveSessionClosed(code: (close ?? channelGuard.serverClose)?.code)
@@ -81,9 +87,17 @@ struct WebSocketLiveTransport: LiveSessionTransport {
     let webSocket: WebSocket
     let channelGuard: LiveChannelGuard
     let logger: Logger
+    /// The session's watchers (docs/community.md, "Live watching").
+    var broadcast: LiveBroadcast?
 
     func send(_ text: String) {
         webSocket.send(text, promise: nil)
+    }
+
+    func send(event: LiveEvent) {
+        let text = event.jsonText
+        webSocket.send(text, promise: nil)
+        broadcast?.publish(event, text: text)
     }
 
     func close(_ close: LiveClose) {
@@ -100,5 +114,26 @@ struct WebSocketLiveTransport: LiveSessionTransport {
             let what = if case .set = record { "live set not stored" } else { "challenge score not stored" }
             logger.error("\(what)", metadata: ["error": .string(String(reflecting: error))])
         }
+    }
+}
+
+/// One live session's side of the ``LiveWatchHub``: made watchable when its person is known
+/// (``FluentLiveStore/openSession(token:)``), its events handed to the watchers, and ended when it closes.
+struct LiveBroadcast: Sendable {
+    let hub: LiveWatchHub
+    let sessionID: UUID
+    let deliverCheer: @Sendable (String) -> Void
+
+    func open(person: LivePerson, at date: Date) {
+        hub.open(session: sessionID, person: person, at: date, deliverCheer: deliverCheer)
+    }
+
+    func publish(_ event: LiveEvent, text: String) {
+        hub.publish(event, text: text, of: sessionID)
+    }
+
+    /// Ends the watching of the session; more than once is harmless.
+    func close() {
+        hub.close(session: sessionID)
     }
 }

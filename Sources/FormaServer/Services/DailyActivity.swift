@@ -20,6 +20,7 @@ struct DailyActivity {
         var date: LocalDate
         var trained: Bool
         var wentLive: Bool
+        var watchedLive: Bool
         var followedSomeone: Bool
         var cheered: Bool
         var gifted: Bool
@@ -44,6 +45,8 @@ struct DailyActivity {
             .filter(\.$source == LiveSource.camera.rawValue)
             .filter(\.$createdAt >= start).filter(\.$createdAt < end)
             .first() != nil
+        let watchedLive = try await LiveWatching(database: database, companyID: companyID, userID: userID, now: now)
+            .watchedSomeone(from: start, to: end)
         let people = PeopleStore(database: database, companyID: companyID, userID: userID, now: now)
         let followed = try await people.followedSomeone(from: start, to: end)
         let streak = StreakRules.streak(days: ends.map { StreakRules.day(of: $0, in: timeZone) }, today: date)
@@ -52,8 +55,8 @@ struct DailyActivity {
         let cheered = try await missions.cheersGiven(from: start, to: end) > 0
         let gifted = try await missions.giftsSent(from: start, to: end) > 0
         return Today(
-            date: date, trained: trained, wentLive: wentLive, followedSomeone: followed, cheered: cheered,
-            gifted: gifted, streak: streak)
+            date: date, trained: trained, wentLive: wentLive, watchedLive: watchedLive, followedSomeone: followed,
+            cheered: cheered, gifted: gifted, streak: streak)
     }
 
     /// When each of the person's saved runs ended (only that column is read).

@@ -24,6 +24,7 @@ enum UserDataDeletion {
         TrainerConversationModel.schema,
         TrainerProfileModel.schema,
         LiveSessionLeaseModel.schema,
+        LiveSessionStartModel.schema,
         LiveSetResultModel.schema,
         ChallengeScoreModel.schema,
         Standings.table,
@@ -59,6 +60,9 @@ enum UserDataDeletion {
             // Cheers have two people too: the person's cheers, and the cheers on their runs.
             try await sql.delete(from: CheerModel.schema)
                 .where("cheerer_id", .equal, SQLBind(userID)).orWhere("owner_id", .equal, SQLBind(userID)).run()
+            // So do live watches: the sessions the person watched, and the watches of their sessions.
+            try await sql.delete(from: LiveWatchModel.schema)
+                .where("watcher_id", .equal, SQLBind(userID)).orWhere("watched_id", .equal, SQLBind(userID)).run()
             // Follows have two people, neither under `user_id`: the person's go both ways.
             try await sql.delete(from: FollowModel.schema)
                 .where("follower_id", .equal, SQLBind(userID)).orWhere("followed_id", .equal, SQLBind(userID)).run()

@@ -76,8 +76,11 @@ final class LiveTestClient: @unchecked Sendable {
         try await connect(to: LiveTestServer(port: port, sessions: LiveSessionRegistry()), bearer: bearer)
     }
 
-    /// Opens `/v1/live`; with `bearer`, the token goes in the upgrade request's Authorization header.
-    static func connect(to server: LiveTestServer, bearer: String? = nil) async throws -> LiveTestClient {
+    /// Opens `/v1/live` (or the WebSocket at `path`); with `bearer`, the token goes in the upgrade request's
+    /// Authorization header.
+    static func connect(
+        to server: LiveTestServer, bearer: String? = nil, path: String = "/v1/live"
+    ) async throws -> LiveTestClient {
         let port = server.port
         let recorder = Recorder()
         let group = MultiThreadedEventLoopGroup.singleton
@@ -96,7 +99,7 @@ final class LiveTestClient: @unchecked Sendable {
         let channel = try await bootstrap.connect(host: "127.0.0.1", port: port).get()
         var headers = HTTPHeaders([("Host", "127.0.0.1:\(port)"), ("Content-Length", "0")])
         if let bearer { headers.add(name: "Authorization", value: "Bearer \(bearer)") }
-        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/live", headers: headers)
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
         try await channel.writeAndFlush(HTTPClientRequestPart.end(nil))
         channel.closeFuture.whenComplete { _ in upgraded.fail(ChannelError.ioOnClosedChannel) }

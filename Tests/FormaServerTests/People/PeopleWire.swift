@@ -49,6 +49,7 @@ struct DailyActivityBody: Decodable, Equatable {
     let timeZone: String
     let trained: Bool
     let wentLive: Bool
+    var watchedLive = false
     let followedSomeone: Bool
     var cheered = false
     var gifted = false

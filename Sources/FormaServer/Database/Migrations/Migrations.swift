@@ -44,5 +44,6 @@ func formaMigrations(configuration: ServerConfiguration) -> [any Migration] {
         CreateStandingCounts(),
         AddCompetitionResultsAwarded(),
         AddUserSearchName(),
+        CreateLiveWatching(),
     ]
 }
