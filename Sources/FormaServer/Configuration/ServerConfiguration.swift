@@ -81,6 +81,10 @@ public struct ServerConfiguration: Sendable {
     public var reminders: ReminderSettings
     /// Indent every JSON answer (a debug setting; `?pretty=true` indents one answer). Off: answers are compact.
     public var prettyJSON = false
+    /// How long a query waits for one of the database's pooled connections before it gives up as busy: a request
+    /// then answers 503 "try again", a live session that is opening closes with 1013 (docs/live-protocol.md).
+    /// Ten seconds, the connection pool's own default; tests shorten it.
+    public var databaseRequestTimeoutSeconds: Double = 10
 
     public init(
         database: Database,
