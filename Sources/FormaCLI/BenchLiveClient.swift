@@ -233,7 +233,12 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
                 let configuration: NIOHTTPClientUpgradeSendableConfiguration = (
                     upgraders: [upgrader], completionHandler: { _ in }
                 )
-                return channel.pipeline.addHTTPClientHandlers(withClientUpgrade: configuration)
+                // The server sends `ready` (or its close) as soon as the session opens, often in the same TCP read
+                // as the 101 response: the response decoder must hand what follows the response on to the WebSocket
+                // decoder. Its default drops those bytes, and with them the session's `ready` (issue 13's silent
+                // sessions).
+                return channel.pipeline.addHTTPClientHandlers(
+                    leftOverBytesStrategy: .forwardBytes, withClientUpgrade: configuration)
             }
         let connected = bootstrap.connect(host: host, port: port).flatMap { channel in
             session.channel = channel

@@ -14,6 +14,12 @@ struct BenchLiveRow {
     var sessions: Int
     var opened: Int
     var completed: Int
+    /// Sessions the server closed before `ready`, with a close code and reason (refused: busy, too many sessions,
+    /// a bad token…): an answer, if not the one wanted.
+    var refused: Int
+    /// Sessions that got neither `ready` nor a close frame: not connected, not upgraded, or upgraded and then left
+    /// without an answer (the silence issue 13 found).
+    var neverReady: Int
     var failures: [String: Int]
     var eventsReceived: Int
     var eventsExpected: Int
@@ -59,6 +65,8 @@ struct BenchLiveRow {
         self.sessions = sessions
         opened = results.filter(\.opened).count
         completed = results.filter(\.completed).count
+        refused = results.filter { !$0.opened && $0.closeCode != nil }.count
+        neverReady = results.filter { !$0.opened && $0.closeCode == nil }.count
         failures = results.filter { !$0.completed }.reduce(into: [:]) { counts, result in
             let reason = result.failure ?? "closed with \(result.closeCode.map(String.init) ?? "no code")"
             counts[reason, default: 0] += 1
@@ -83,7 +91,9 @@ struct BenchLiveRow {
     func breaking(maxP99Milliseconds: Double) -> String? {
         if completed < sessions {
             let reasons = failures.sorted { $0.value > $1.value }.prefix(3).map { "\($0.value)× \($0.key)" }
-            return "\(sessions - completed) of \(sessions) sessions dropped or closed early (\(reasons.joined(separator: "; ")))"
+            return "\(sessions - completed) of \(sessions) sessions dropped or closed early: \(refused) closed by the "
+                + "server before ready, \(neverReady) never ready nor closed, \(sessions - completed - refused - neverReady) "
+                + "ended early after ready (\(reasons.joined(separator: "; ")))"
         }
         if eventsReceived < eventsExpected { return "\(eventsExpected - eventsReceived) events lost" }
         if let p99 = p99Milliseconds, p99 > maxP99Milliseconds {
@@ -93,7 +103,7 @@ struct BenchLiveRow {
     }
 
     static let header =
-        "sessions  completed  dropped  events received/expected   p50 ms   p99 ms   max ms  server CPU  server RSS  "
+        "sessions  completed  dropped  refused  never ready  events received/expected   p50 ms   p99 ms   max ms  server CPU  server RSS  "
         + "RSS/session  client CPU  client lag p99  open s  frames/s  server µs/frame  client µs/frame  server/client waiting for CPU  load  CPU pressure"
 
     var text: String {
@@ -103,6 +113,7 @@ struct BenchLiveRow {
         func number(_ value: Double?, _ format: String) -> String { value.map { String(format: format, $0) } ?? "-" }
         let perSession = sessions > 0 ? Double(serverResidentBytes - idleResidentBytes) / Double(sessions) / 1024 : 0
         return pad("\(sessions)", 8) + pad("\(completed)", 11) + pad("\(sessions - completed)", 9)
+            + pad("\(refused)", 9) + pad("\(neverReady)", 13)
             + pad("\(eventsReceived)/\(eventsExpected)", 26)
             + pad(number(p50Milliseconds, "%.1f"), 9) + pad(number(p99Milliseconds, "%.1f"), 9)
             + pad(number(maxMilliseconds, "%.1f"), 9) + pad(number(serverCPUPercent, "%.0f %%"), 12)
@@ -123,7 +134,9 @@ struct BenchLiveRow {
         RSS: VmRSS of /proc/PID/status near the end of the replay, all sessions open; RSS/session is its growth over \
         idle divided by the sessions. client lag: how late the client wrote frames against its schedule (a large \
         value means the client, not the server, fell behind). dropped: sessions that did not open, or did not end \
-        with their summary and close 1000. frames/s: frames the server analysed per second of the replay \
+        with their summary and close 1000; of those, refused: closed by the server before ready, with a code and \
+        reason (the reasons are printed when a step stops), and never ready: no ready and no close within 60 s. \
+        frames/s: frames the server analysed per second of the replay \
         (forma_live_frames_total); server µs/frame: its CPU time per analysed frame, which does not depend on how \
         busy the machine is: one core holds about 1e6 / (30 × µs/frame) sessions; client µs/frame: the same for \
         the client, per frame it sent. waiting for CPU: time the process's threads were ready to run but waited \

@@ -25,6 +25,9 @@ public enum LiveClose: Sendable, Equatable, Error {
     case messageTooLarge(bytes: Int)
     /// The server failed (1011); `what` says what could not be done ("the set could not be saved").
     case serverFailed(what: String)
+    /// The server could not open the session now: its database did not answer in time (more sessions and requests
+    /// at once than it serves). Nothing was counted; the client should retry in a moment (1013, "Try Again Later").
+    case serverBusy
     /// A control message that is malformed or not allowed now, or frames before `start` (4400).
     case badControl(LiveProblem)
     /// No valid token (4401); the problem's field is `token`.
@@ -54,6 +57,7 @@ public enum LiveClose: Sendable, Equatable, Error {
         case .framesTooFast, .analysisBacklog, .idle, .clientNotReading, .watcherTooSlow: 1008
         case .messageTooLarge: 1009
         case .serverFailed: 1011
+        case .serverBusy: 1013
         case .badControl: 4400
         case .unauthorized, .noHello: 4401
         case .workoutNotFound: 4404
@@ -79,6 +83,7 @@ public enum LiveClose: Sendable, Equatable, Error {
         case .clientNotReading(let bytes): "client: more than \(bytes / 1024) KiB of events are waiting to be read"
         case .messageTooLarge(let bytes): "message: larger than \(bytes) bytes"
         case .serverFailed(let what): "server: \(what); try again"
+        case .serverBusy: "server: busy, the database did not answer in time; retry in a moment"
         case .noHello(let seconds): "token: no hello with a token within \(Self.seconds(seconds)) s"
         case .workoutNotFound(let id): "workoutId: no workout '\(Self.truncated(id, toBytes: 60))'"
         case .workoutNotInProgress: "workoutId: the workout is not in progress; start it first"

@@ -262,9 +262,42 @@ struct BenchLiveTests {
         let dropped = row([result(latencyMilliseconds: 5), result(latencyMilliseconds: 5, completed: false)])
         #expect(dropped.completed == 1)
         #expect(dropped.breaking(maxP99Milliseconds: 20)?.contains("1 of 2 sessions") == true)
+        #expect(dropped.refused == 0 && dropped.neverReady == 0)
         #expect(row([result(latencyMilliseconds: 5), result(latencyMilliseconds: 5, events: 1)])
             .breaking(maxP99Milliseconds: 20) == "1 events lost")
         // RSS per session: (3 MiB − 1 MiB) / 2 sessions = 1024 KiB.
         #expect(row([result(latencyMilliseconds: 5), result(latencyMilliseconds: 5)]).text.contains("1024 KiB"))
+    }
+
+    @Test func row_countsSessionsClosedBeforeReadyApartFromThoseNeverReady() {
+        // setup: one session ran, one was closed by the server before ready, two got no answer at all
+        var ran = BenchLiveSessionResult()
+        ran.opened = true
+        ran.summaryReceived = true
+        ran.closeCode = 1000
+        ran.latencies = [1_000_000]
+        ran.eventsReceived = 1
+        var refused = BenchLiveSessionResult()
+        refused.closeCode = 1013
+        refused.closeReason = "server: busy, the database did not answer in time; retry in a moment"
+        refused.failure = "closed before ready (1013 server: busy, the database did not answer in time; retry in a moment)"
+        let silent = BenchLiveSessionResult(failure: "upgraded, but no ready within 60 s")
+
+        // act
+        let row = BenchLiveRow(
+            sessions: 4, results: [ran, refused, silent, silent], expectedPerSession: 1, openSeconds: 1,
+            serverCPUPercent: 50, serverResidentBytes: 3 << 20, idleResidentBytes: 1 << 20, clientCPUPercent: 10)
+
+        // verify: counted apart, in the table and in why the run stops
+        #expect(row.completed == 1)
+        #expect(row.refused == 1)
+        #expect(row.neverReady == 2)
+        let columns = row.text.split(separator: " ")
+        #expect(columns.prefix(5) == ["4", "1", "3", "1", "2"])
+        let reason = row.breaking(maxP99Milliseconds: 20) ?? ""
+        #expect(reason.contains("3 of 4 sessions"))
+        #expect(reason.contains("1 closed by the server before ready, 2 never ready nor closed, 0 ended early"))
+        #expect(reason.contains("2× upgraded, but no ready within 60 s"))
+        #expect(reason.contains("1× closed before ready (1013 server: busy"))
     }
 }

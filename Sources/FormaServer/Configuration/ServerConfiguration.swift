@@ -85,6 +85,10 @@ public struct ServerConfiguration: Sendable {
     /// connection while it waits for a row lock, so with one per loop a single waiting transaction stalled every
     /// other request of its loop. SQLite ignores it (one connection per process: docs/performance.md).
     public var postgresConnectionsPerEventLoop = 4
+    /// How long a query waits for one of the database's pooled connections before it gives up as busy: a request
+    /// then answers 503 "try again", a live session that is opening closes with 1013 (docs/live-protocol.md).
+    /// Ten seconds, the connection pool's own default; tests shorten it.
+    public var databaseRequestTimeoutSeconds: Double = 10
 
     public init(
         database: Database,

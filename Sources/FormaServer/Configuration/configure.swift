@@ -29,20 +29,26 @@ public func configure(
     app.logger = Logger(label: "forma")
     FormaMetrics.bootstrap()
 
+    let poolTimeout = TimeAmount.milliseconds(Int64(configuration.databaseRequestTimeoutSeconds * 1000))
     switch configuration.database {
     case .sqlite(let path):
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        app.databases.use(SQLiteThreadPool.onOwnThreads(.sqlite(.file(path))), as: .sqlite)
+        app.databases.use(
+            SQLiteThreadPool.onOwnThreads(.sqlite(.file(path), connectionPoolTimeout: poolTimeout)), as: .sqlite)
     case .sqliteInMemory:
-        app.databases.use(SQLiteThreadPool.onOwnThreads(.sqlite(.memory)), as: .sqlite)
+        app.databases.use(
+            SQLiteThreadPool.onOwnThreads(.sqlite(.memory, connectionPoolTimeout: poolTimeout)), as: .sqlite)
     case .postgres(let url, let searchPath):
         var postgres = try SQLPostgresConfiguration(url: url)
         postgres.searchPath = searchPath
         app.databases.use(
-            .postgres(configuration: postgres, maxConnectionsPerEventLoop: configuration.postgresConnectionsPerEventLoop),
+            .postgres(
+                configuration: postgres,
+                maxConnectionsPerEventLoop: configuration.postgresConnectionsPerEventLoop,
+                connectionPoolTimeout: poolTimeout),
             as: .psql)
     }
     app.migrations.add(formaMigrations(configuration: configuration))

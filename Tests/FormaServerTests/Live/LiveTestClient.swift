@@ -94,7 +94,9 @@ final class LiveTestClient: @unchecked Sendable {
             let configuration: NIOHTTPClientUpgradeSendableConfiguration = (
                 upgraders: [upgrader], completionHandler: { _ in upgraded.succeed(()) }
             )
-            return channel.pipeline.addHTTPClientHandlers(withClientUpgrade: configuration)
+            // What follows the 101 in the same read (often `ready`) goes on to the WebSocket decoder, not dropped.
+            return channel.pipeline.addHTTPClientHandlers(
+                leftOverBytesStrategy: .forwardBytes, withClientUpgrade: configuration)
         }
         let channel = try await bootstrap.connect(host: "127.0.0.1", port: port).get()
         var headers = HTTPHeaders([("Host", "127.0.0.1:\(port)"), ("Content-Length", "0")])
