@@ -49,18 +49,21 @@ struct LiveBusyDatabaseTests {
     }
 }
 
-/// Every pooled database connection of an application (one per event loop), taken and held until released.
+/// Every pooled database connection of an application (on SQLite one per event loop, on PostgreSQL
+/// `postgresConnectionsPerEventLoop`), taken and held until released.
 private struct HeldConnections {
     let releasePromise: EventLoopPromise<Void>
     let holds: [EventLoopFuture<Void>]
 
-    /// Takes each event loop's connection in turn; a request that outwaits the pool (its connection still opening
+    /// Takes each event loop's connections in turn; a request that outwaits the pool (its connection still opening
     /// on a busy machine) is made again, for up to 60 s.
     static func takeAll(of app: Application) async throws -> HeldConnections {
         let release = app.eventLoopGroup.next().makePromise(of: Void.self)
         var holds: [EventLoopFuture<Void>] = []
         let deadline = ContinuousClock.now + .seconds(60)
-        for eventLoop in app.eventLoopGroup.makeIterator() {
+        let configuration = app.formaConfiguration
+        let perLoop = configuration.database.kind == "postgres" ? configuration.postgresConnectionsPerEventLoop : 1
+        for eventLoop in app.eventLoopGroup.makeIterator().flatMap({ Array(repeating: $0, count: perLoop) }) {
             let database = try #require(app.databases.database(logger: app.logger, on: eventLoop))
             while true {
                 let isTaken = eventLoop.makePromise(of: Void.self)
