@@ -20,62 +20,87 @@ struct InertialFrontEnd: Sendable {
         var rotation: SIMD4<Double> = .zero
     }
 
-    private let section: InertialBiquad?
+    /// The anti-alias section, and whether it runs (it is skipped when the input is already slow).
+    private let section: InertialBiquad
+    private let filters: Bool
     private let carriesRotation: Bool
     private var state = InertialBiquadState<SIMD4<Double>>()
     private var rotationState = InertialBiquadState<SIMD4<Double>>()
     private var started = false
-    private var previous = (time: 0.0, values: SIMD4<Double>.zero, rotation: SIMD4<Double>.zero)
-    private var latest = (time: 0.0, values: SIMD4<Double>.zero, rotation: SIMD4<Double>.zero)
+    /// The two latest filtered input samples, kept as separate fields so that a push moves no tuple.
+    private var previousTime = 0.0
+    private var previousValues = SIMD4<Double>.zero
+    private var previousRotation = SIMD4<Double>.zero
+    private var latestTime = 0.0
+    private var latestValues = SIMD4<Double>.zero
+    private var latestRotation = SIMD4<Double>.zero
     private var gridOrigin = 0.0
     private var nextGridIndex = 0
     private var nextGridTime = Double.infinity
 
     init(inputRateHertz: Double, carriesRotation: Bool = false) {
         self.carriesRotation = carriesRotation
-        self.section = inputRateHertz > 2.5 * Self.analysisRateHertz / 2
-            ? InertialBiquad.lowPass(cutoffHertz: 4, sampleRateHertz: inputRateHertz) : nil
+        self.filters = inputRateHertz > 2.5 * Self.analysisRateHertz / 2
+        self.section = filters
+            ? InertialBiquad.lowPass(cutoffHertz: 4, sampleRateHertz: inputRateHertz)
+            : InertialBiquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
     }
 
     /// Feeds one input sample; then ``nextGridSample()`` returns the grid samples it completes, one per call.
     /// `rotation` is ignored unless the front end was made with `carriesRotation`.
+    @inline(__always)
     mutating func push(timeSeconds: Double, values: SIMD4<Double>, rotation: SIMD4<Double> = .zero) {
+        guard started else { return start(timeSeconds: timeSeconds, values: values, rotation: rotation) }
+        previousTime = latestTime
+        previousValues = latestValues
+        latestTime = timeSeconds
+        latestValues = filters ? state.step(values, section) : values
+        if carriesRotation {
+            previousRotation = latestRotation
+            latestRotation = filters ? rotationState.step(rotation, section) : rotation
+        }
+    }
+
+    /// The first sample: settles the filters on it and makes it the grid's origin and its first point.
+    private mutating func start(timeSeconds: Double, values: SIMD4<Double>, rotation: SIMD4<Double>) {
         var filtered = values
         var filteredRotation = SIMD4<Double>.zero
         if carriesRotation { filteredRotation = rotation }
-        if let section {
-            if !started {
-                state.settle(at: values, section)
-                if carriesRotation { rotationState.settle(at: rotation, section) }
-            }
+        if filters {
+            state.settle(at: values, section)
             filtered = state.step(values, section)
-            if carriesRotation { filteredRotation = rotationState.step(rotation, section) }
+            if carriesRotation {
+                rotationState.settle(at: rotation, section)
+                filteredRotation = rotationState.step(rotation, section)
+            }
         }
-        if started {
-            previous = latest
-        } else {
-            // The first sample is the grid's origin and its first point.
-            started = true
-            gridOrigin = timeSeconds
-            nextGridIndex = 0
-            nextGridTime = timeSeconds
-            previous = (timeSeconds, filtered, filteredRotation)
-        }
-        latest = (timeSeconds, filtered, filteredRotation)
+        started = true
+        gridOrigin = timeSeconds
+        nextGridIndex = 0
+        nextGridTime = timeSeconds
+        (previousTime, previousValues, previousRotation) = (timeSeconds, filtered, filteredRotation)
+        (latestTime, latestValues, latestRotation) = (timeSeconds, filtered, filteredRotation)
+    }
+
+    /// Whether a grid sample is due at or before the latest input sample (``nextGridSample()`` would return one).
+    @inline(__always)
+    var hasGridSample: Bool {
+        // A tolerance of a microsecond keeps grid points that coincide with samples from slipping by rounding.
+        nextGridTime <= latestTime + 1e-6
     }
 
     /// The next grid sample at or before the latest input sample, interpolated linearly, or `nil` when there is none.
+    @inline(__always)
     mutating func nextGridSample() -> GridSample? {
-        // A tolerance of a microsecond keeps grid points that coincide with samples from slipping by rounding.
-        guard nextGridTime <= latest.time + 1e-6 else { return nil }
+        guard hasGridSample else { return nil }
         let gridTime = nextGridTime
         nextGridIndex += 1
         // Computed from the origin, not accumulated, so that rounding errors do not drift over hours.
         nextGridTime = gridOrigin + Double(nextGridIndex) / Self.analysisRateHertz
-        let span = latest.time - previous.time
-        let weight = span > 0 ? min(1, max(0, (gridTime - previous.time) / span)) : 1
+        let span = latestTime - previousTime
+        let weight = span > 0 ? min(1, max(0, (gridTime - previousTime) / span)) : 1
         return GridSample(
-            timeSeconds: gridTime, values: previous.values + (latest.values - previous.values) * weight,
-            rotation: carriesRotation ? previous.rotation + (latest.rotation - previous.rotation) * weight : .zero)
+            timeSeconds: gridTime, values: previousValues + (latestValues - previousValues) * weight,
+            rotation: carriesRotation ? previousRotation + (latestRotation - previousRotation) * weight : .zero)
     }
 }

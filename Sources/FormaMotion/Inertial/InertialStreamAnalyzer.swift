@@ -77,9 +77,39 @@ public struct InertialStreamAnalyzer: Sendable {
         lastTime = timeSeconds
         sampleIndex += 1
         let angularRate = rotation.map { SIMD4($0.x, $0.y, $0.z, 0) } ?? .zero
-        frontEnd.push(
-            timeSeconds: timeSeconds, values: SIMD4(acceleration.x, acceleration.y, acceleration.z, 0),
-            rotation: angularRate)
+        advance(timeSeconds: timeSeconds, values: SIMD4(acceleration.x, acceleration.y, acceleration.z, 0), rotation: angularRate)
+    }
+
+    /// Feeds every sample of a validated recording, in order: the same as ``feed(timeSeconds:acceleration:rotation:)``
+    /// on each, reading the arrays in place (the batch ``InertialAnalyzer``'s loop).
+    mutating func feed(_ recording: InertialRecording) {
+        let times = recording.timesSeconds
+        guard let last = times.last else { return }
+        recording.acceleration.withUnsafeBufferPointer { acceleration in
+            times.withUnsafeBufferPointer { times in
+                if carriesRotation, let rotation = recording.rotation {
+                    rotation.withUnsafeBufferPointer { rotation in
+                        for index in 0..<times.count {
+                            let (a, r) = (acceleration[index], rotation[index])
+                            advance(timeSeconds: times[index], values: SIMD4(a.x, a.y, a.z, 0), rotation: SIMD4(r.x, r.y, r.z, 0))
+                        }
+                    }
+                } else {
+                    for index in 0..<times.count {
+                        let a = acceleration[index]
+                        advance(timeSeconds: times[index], values: SIMD4(a.x, a.y, a.z, 0), rotation: .zero)
+                    }
+                }
+            }
+        }
+        lastTime = last
+        sampleIndex += times.count
+    }
+
+    /// One valid sample through the front end, and each grid sample it completes through the rest detector.
+    @inline(__always)
+    private mutating func advance(timeSeconds: Double, values: SIMD4<Double>, rotation: SIMD4<Double>) {
+        frontEnd.push(timeSeconds: timeSeconds, values: values, rotation: rotation)
         while let point = frontEnd.nextGridSample() {
             if firstGridTime == nil { firstGridTime = point.timeSeconds }
             lastGridTime = point.timeSeconds
