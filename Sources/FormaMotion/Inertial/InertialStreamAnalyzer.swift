@@ -7,8 +7,9 @@
 /// ``InertialAnalyzer/analyze(_:)`` on the same samples returns exactly them.
 ///
 /// Cost per sample: O(1) for the front end and segmenter; each bout of m grid samples then costs O(m log m + m × lags)
-/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 180–620 instructions per input sample in
-/// all on a release build, depending on the input rate (docs/motion-inertial.md, "Speed").
+/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 180–770 instructions per input sample in
+/// all on a release build, depending on the input rate and on how much rest the bouts are spread over (269 at 50 Hz
+/// on the benchmark; docs/motion-inertial.md, "Speed").
 public struct InertialStreamAnalyzer: Sendable {
     private let configuration: InertialAnalyzer.Configuration
     private let hasRotation: Bool
@@ -109,8 +110,8 @@ public struct InertialStreamAnalyzer: Sendable {
     /// One valid sample through the front end, and each grid sample it completes through the rest detector.
     @inline(__always)
     private mutating func advance(timeSeconds: Double, values: SIMD4<Double>, rotation: SIMD4<Double>) {
-        frontEnd.push(timeSeconds: timeSeconds, values: values, rotation: rotation)
-        while let point = frontEnd.nextGridSample() {
+        let previous = frontEnd.push(timeSeconds: timeSeconds, values: values, rotation: rotation)
+        while let point = frontEnd.nextGridSample(after: previous) {
             if firstGridTime == nil { firstGridTime = point.timeSeconds }
             lastGridTime = point.timeSeconds
             if let bout = segmenter.push(point) { analyse(bout, endsRecording: false) }
