@@ -136,11 +136,8 @@ public struct InertialAnalyzer: Sendable {
         var stream = InertialStreamAnalyzer(
             sampleRateHertz: recording.sampleRateHertz, hasRotation: recording.hasRotation, hint: hint,
             configuration: configuration)
-        let (times, acceleration) = (recording.timesSeconds, recording.acceleration)
-        for index in times.indices {
-            // The recording is already validated, so its samples take the stream's unchecked path.
-            stream.feed(timeSeconds: times[index], acceleration: acceleration[index], rotation: recording.rotation?[index])
-        }
+        // The recording is already validated, so its samples take the stream's unchecked path.
+        stream.feed(recording)
         _ = stream.finish()
         return (stream.analysis, stream.traces)
     }

@@ -6,8 +6,9 @@
 /// of strength exercises stay below 2 Hz, so 12.5 Hz keeps every rep's shape while making the cost of analysis the
 /// same whatever the sensor's rate. Interpolation also bridges dropped samples: the grid stays uniform across a gap.
 ///
-/// Cost: O(1) per input sample; the three axes of a sensor are filtered together as one SIMD vector (a second one
-/// for the gyroscope, only when the recording has one).
+/// Cost: O(1) per input sample; the six channels are filtered as three two-lane SIMD pairs (two without a
+/// gyroscope), and only the latest filtered sample is stored: the one before it is handed back by `push` for the
+/// interpolation (docs/motion-inertial.md, "Speed").
 struct InertialFrontEnd: Sendable {
     static let analysisRateHertz = 12.5
 
@@ -20,62 +21,151 @@ struct InertialFrontEnd: Sendable {
         var rotation: SIMD4<Double> = .zero
     }
 
-    private let section: InertialBiquad?
+    /// The input sample before the latest one, filtered: the start of the span that grid samples are interpolated
+    /// in. ``InertialFrontEnd/push(timeSeconds:values:rotation:)`` returns it, so that it need not be stored.
+    struct Anchor: Sendable {
+        var timeSeconds: Double
+        var channels: Channels
+    }
+
+    /// The six filtered channels as three pairs: acceleration x and y; acceleration z and angular rate x; angular
+    /// rate y and z. Three two-lane vector operations per filter step, where a four-lane vector per sensor, with a lane
+    /// unused, took four; each lane's arithmetic is the same, so the results are too.
+    struct Channels: Sendable {
+        var first: SIMD2<Double>
+        var second: SIMD2<Double>
+        var third: SIMD2<Double>
+
+        static let zero = Channels(first: .zero, second: .zero, third: .zero)
+
+        @inline(__always)
+        init(first: SIMD2<Double>, second: SIMD2<Double>, third: SIMD2<Double>) {
+            (self.first, self.second, self.third) = (first, second, third)
+        }
+
+        @inline(__always)
+        init(values: SIMD4<Double>, rotation: SIMD4<Double>) {
+            first = SIMD2(values[0], values[1])
+            second = SIMD2(values[2], rotation[0])
+            third = SIMD2(rotation[1], rotation[2])
+        }
+
+        var values: SIMD4<Double> { SIMD4(first[0], first[1], second[0], 0) }
+        var rotation: SIMD4<Double> { SIMD4(second[1], third[0], third[1], 0) }
+    }
+
+    /// A biquad's coefficients, each repeated in both lanes of a pair.
+    private struct PairSection: Sendable {
+        let b0: SIMD2<Double>, b1: SIMD2<Double>, b2: SIMD2<Double>, a1: SIMD2<Double>, a2: SIMD2<Double>
+
+        init(_ c: InertialBiquad) {
+            (b0, b1, b2) = (SIMD2(repeating: c.b0), SIMD2(repeating: c.b1), SIMD2(repeating: c.b2))
+            (a1, a2) = (SIMD2(repeating: c.a1), SIMD2(repeating: c.a2))
+        }
+    }
+
+    /// ``InertialBiquadState/step(_:_:)`` on one pair, with the same operations in the same order.
+    private struct PairState: Sendable {
+        var z1 = SIMD2<Double>.zero
+        var z2 = SIMD2<Double>.zero
+
+        @inline(__always)
+        mutating func step(_ x: SIMD2<Double>, _ c: PairSection) -> SIMD2<Double> {
+            let y = c.b0 * x + z1
+            z1 = c.b1 * x - c.a1 * y + z2
+            z2 = c.b2 * x - c.a2 * y
+            return y
+        }
+    }
+
+    /// The anti-alias section, and whether it runs (it is skipped when the input is already slow).
+    private let section: InertialBiquad
+    private let pairSection: PairSection
+    private let filters: Bool
     private let carriesRotation: Bool
-    private var state = InertialBiquadState<SIMD4<Double>>()
-    private var rotationState = InertialBiquadState<SIMD4<Double>>()
+    private var states = (PairState(), PairState(), PairState())
     private var started = false
-    private var previous = (time: 0.0, values: SIMD4<Double>.zero, rotation: SIMD4<Double>.zero)
-    private var latest = (time: 0.0, values: SIMD4<Double>.zero, rotation: SIMD4<Double>.zero)
+    /// The latest filtered input sample.
+    private var latestTime = 0.0
+    private var latest = Channels.zero
     private var gridOrigin = 0.0
     private var nextGridIndex = 0
     private var nextGridTime = Double.infinity
 
     init(inputRateHertz: Double, carriesRotation: Bool = false) {
         self.carriesRotation = carriesRotation
-        self.section = inputRateHertz > 2.5 * Self.analysisRateHertz / 2
-            ? InertialBiquad.lowPass(cutoffHertz: 4, sampleRateHertz: inputRateHertz) : nil
+        self.filters = inputRateHertz > 2.5 * Self.analysisRateHertz / 2
+        self.section = filters
+            ? InertialBiquad.lowPass(cutoffHertz: 4, sampleRateHertz: inputRateHertz)
+            : InertialBiquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
+        self.pairSection = PairSection(section)
     }
 
-    /// Feeds one input sample; then ``nextGridSample()`` returns the grid samples it completes, one per call.
-    /// `rotation` is ignored unless the front end was made with `carriesRotation`.
-    mutating func push(timeSeconds: Double, values: SIMD4<Double>, rotation: SIMD4<Double> = .zero) {
+    /// Feeds one input sample and returns the one before it (the first sample is its own predecessor); then
+    /// ``nextGridSample(after:)`` with that returns the grid samples this one completes, one per call. `rotation` is
+    /// ignored unless the front end was made with `carriesRotation`.
+    @inline(__always)
+    mutating func push(timeSeconds: Double, values: SIMD4<Double>, rotation: SIMD4<Double> = .zero) -> Anchor {
+        guard started else { return start(timeSeconds: timeSeconds, values: values, rotation: rotation) }
+        let previous = Anchor(timeSeconds: latestTime, channels: latest)
+        let input = Channels(values: values, rotation: carriesRotation ? rotation : .zero)
+        latestTime = timeSeconds
+        if filters {
+            latest.first = states.0.step(input.first, pairSection)
+            latest.second = states.1.step(input.second, pairSection)
+            // Without a gyroscope the third pair stays zero, and so does its filter.
+            if carriesRotation { latest.third = states.2.step(input.third, pairSection) }
+        } else {
+            latest = input
+        }
+        return previous
+    }
+
+    /// The first sample: settles the filters on it and makes it the grid's origin and its first point.
+    private mutating func start(timeSeconds: Double, values: SIMD4<Double>, rotation: SIMD4<Double>) -> Anchor {
         var filtered = values
         var filteredRotation = SIMD4<Double>.zero
         if carriesRotation { filteredRotation = rotation }
-        if let section {
-            if !started {
-                state.settle(at: values, section)
-                if carriesRotation { rotationState.settle(at: rotation, section) }
-            }
+        if filters {
+            var state = InertialBiquadState<SIMD4<Double>>()
+            var rotationState = InertialBiquadState<SIMD4<Double>>()
+            state.settle(at: values, section)
             filtered = state.step(values, section)
-            if carriesRotation { filteredRotation = rotationState.step(rotation, section) }
+            if carriesRotation {
+                rotationState.settle(at: rotation, section)
+                filteredRotation = rotationState.step(rotation, section)
+            }
+            let z1 = Channels(values: state.z1, rotation: rotationState.z1)
+            let z2 = Channels(values: state.z2, rotation: rotationState.z2)
+            states.0 = PairState(z1: z1.first, z2: z2.first)
+            states.1 = PairState(z1: z1.second, z2: z2.second)
+            states.2 = PairState(z1: z1.third, z2: z2.third)
         }
-        if started {
-            previous = latest
-        } else {
-            // The first sample is the grid's origin and its first point.
-            started = true
-            gridOrigin = timeSeconds
-            nextGridIndex = 0
-            nextGridTime = timeSeconds
-            previous = (timeSeconds, filtered, filteredRotation)
-        }
-        latest = (timeSeconds, filtered, filteredRotation)
+        started = true
+        gridOrigin = timeSeconds
+        nextGridIndex = 0
+        nextGridTime = timeSeconds
+        latestTime = timeSeconds
+        latest = Channels(values: filtered, rotation: filteredRotation)
+        return Anchor(timeSeconds: timeSeconds, channels: latest)
     }
 
-    /// The next grid sample at or before the latest input sample, interpolated linearly, or `nil` when there is none.
-    mutating func nextGridSample() -> GridSample? {
+    /// The next grid sample at or before the latest input sample, interpolated linearly between `previous` (what
+    /// the latest ``push(timeSeconds:values:rotation:)`` returned) and the latest sample, or `nil` when there is none.
+    @inline(__always)
+    mutating func nextGridSample(after previous: Anchor) -> GridSample? {
         // A tolerance of a microsecond keeps grid points that coincide with samples from slipping by rounding.
-        guard nextGridTime <= latest.time + 1e-6 else { return nil }
+        guard nextGridTime <= latestTime + 1e-6 else { return nil }
         let gridTime = nextGridTime
         nextGridIndex += 1
         // Computed from the origin, not accumulated, so that rounding errors do not drift over hours.
         nextGridTime = gridOrigin + Double(nextGridIndex) / Self.analysisRateHertz
-        let span = latest.time - previous.time
-        let weight = span > 0 ? min(1, max(0, (gridTime - previous.time) / span)) : 1
-        return GridSample(
-            timeSeconds: gridTime, values: previous.values + (latest.values - previous.values) * weight,
-            rotation: carriesRotation ? previous.rotation + (latest.rotation - previous.rotation) * weight : .zero)
+        let span = latestTime - previous.timeSeconds
+        let weight = span > 0 ? min(1, max(0, (gridTime - previous.timeSeconds) / span)) : 1
+        let (from, to) = (previous.channels, latest)
+        let point = Channels(
+            first: from.first + (to.first - from.first) * weight, second: from.second + (to.second - from.second) * weight,
+            third: from.third + (to.third - from.third) * weight)
+        return GridSample(timeSeconds: gridTime, values: point.values, rotation: carriesRotation ? point.rotation : .zero)
     }
 }

@@ -7,8 +7,9 @@
 /// ``InertialAnalyzer/analyze(_:)`` on the same samples returns exactly them.
 ///
 /// Cost per sample: O(1) for the front end and segmenter; each bout of m grid samples then costs O(m log m + m × lags)
-/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 180–620 instructions per input sample in
-/// all on a release build, depending on the input rate (docs/motion-inertial.md, "Speed").
+/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 180–770 instructions per input sample in
+/// all on a release build, depending on the input rate and on how much rest the bouts are spread over (269 at 50 Hz
+/// on the benchmark; docs/motion-inertial.md, "Speed").
 public struct InertialStreamAnalyzer: Sendable {
     private let configuration: InertialAnalyzer.Configuration
     private let hasRotation: Bool
@@ -77,10 +78,40 @@ public struct InertialStreamAnalyzer: Sendable {
         lastTime = timeSeconds
         sampleIndex += 1
         let angularRate = rotation.map { SIMD4($0.x, $0.y, $0.z, 0) } ?? .zero
-        frontEnd.push(
-            timeSeconds: timeSeconds, values: SIMD4(acceleration.x, acceleration.y, acceleration.z, 0),
-            rotation: angularRate)
-        while let point = frontEnd.nextGridSample() {
+        advance(timeSeconds: timeSeconds, values: SIMD4(acceleration.x, acceleration.y, acceleration.z, 0), rotation: angularRate)
+    }
+
+    /// Feeds every sample of a validated recording, in order: the same as ``feed(timeSeconds:acceleration:rotation:)``
+    /// on each, reading the arrays in place (the batch ``InertialAnalyzer``'s loop).
+    mutating func feed(_ recording: InertialRecording) {
+        let times = recording.timesSeconds
+        guard let last = times.last else { return }
+        recording.acceleration.withUnsafeBufferPointer { acceleration in
+            times.withUnsafeBufferPointer { times in
+                if carriesRotation, let rotation = recording.rotation {
+                    rotation.withUnsafeBufferPointer { rotation in
+                        for index in 0..<times.count {
+                            let (a, r) = (acceleration[index], rotation[index])
+                            advance(timeSeconds: times[index], values: SIMD4(a.x, a.y, a.z, 0), rotation: SIMD4(r.x, r.y, r.z, 0))
+                        }
+                    }
+                } else {
+                    for index in 0..<times.count {
+                        let a = acceleration[index]
+                        advance(timeSeconds: times[index], values: SIMD4(a.x, a.y, a.z, 0), rotation: .zero)
+                    }
+                }
+            }
+        }
+        lastTime = last
+        sampleIndex += times.count
+    }
+
+    /// One valid sample through the front end, and each grid sample it completes through the rest detector.
+    @inline(__always)
+    private mutating func advance(timeSeconds: Double, values: SIMD4<Double>, rotation: SIMD4<Double>) {
+        let previous = frontEnd.push(timeSeconds: timeSeconds, values: values, rotation: rotation)
+        while let point = frontEnd.nextGridSample(after: previous) {
             if firstGridTime == nil { firstGridTime = point.timeSeconds }
             lastGridTime = point.timeSeconds
             if let bout = segmenter.push(point) { analyse(bout, endsRecording: false) }
