@@ -265,9 +265,10 @@ public struct LiveSessionMachine: Sendable {
                 return
             }
         }
-        guard !paused, var analyzer else { return }
-        let events = analyzer.process(frame)
-        self.analyzer = analyzer
+        guard !paused, analyzer != nil else { return }
+        // Processed in place: a `var` copy of the analyzer shared its buffers with the stored one, so the first
+        // write to each copied them all again, on every frame (docs/performance.md, "Where the server's time goes").
+        guard let events = analyzer?.process(frame), let analyzer else { return }
         for event in events { outputs.append(.send(LiveEvent(event, exercise: analyzer.exercise.id))) }
         // At most ten a second of frame time: enough for a ring to move smoothly, a small share of the frames.
         if sendsProgress, let progress = analyzer.progress,
