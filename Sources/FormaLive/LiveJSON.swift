@@ -1,8 +1,8 @@
 import Foundation
 
 /// The JSON text of live messages: keys sorted and slashes unescaped, so the same message is always the same text.
-enum LiveJSON {
-    static func text(_ value: some Encodable) -> String {
+public enum LiveJSON {
+    public static func text(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Only a non-finite number fails to encode, and the analysis never reports one; should it ever, the client

@@ -41,7 +41,7 @@ struct FluentLiveStore: LiveSessionStore {
         } catch let error as AuthenticationError {
             throw .unauthorized(LiveProblem(field: "token", message: APIProblem.detail(for: error)))
         } catch {
-            throw failedToOpen("live token check failed", error)
+            throw failed("live token check failed", error)
         }
         let now = application.formaClock.now
         let acquired: LiveSessionLeases.Lease?
@@ -49,7 +49,7 @@ struct FluentLiveStore: LiveSessionStore {
             acquired = try await LiveSessionLeases(database: database).acquire(
                 for: person, sessionID: sessionID, limit: limits.maximumSessionsPerPerson, now: now)
         } catch {
-            throw failedToOpen("live session lease failed", error)
+            throw failed("live session lease failed", error)
         }
         guard let acquired else { throw .tooManySessions(limit: limits.maximumSessionsPerPerson) }
         lease.hold(acquired, at: now)
@@ -65,18 +65,18 @@ struct FluentLiveStore: LiveSessionStore {
         return person
     }
 
-    /// The close for an open that failed with `error`: ``LiveClose/serverBusy`` when the database did not answer
-    /// in time (a connection request that outwaited the pool's timeout, SQLite's busy timeout), so the client knows
-    /// to retry; ``LiveClose/serverFailed(what:)`` otherwise. Logged either way.
-    private func failedToOpen(_ what: String, _ error: any Error) -> LiveClose {
+    /// The close for a step that failed with `error` (logged as `message`): ``LiveClose/serverBusy`` when the
+    /// database did not answer in time (a connection request that outwaited the pool's timeout, SQLite's busy
+    /// timeout), so the client knows to retry; ``LiveClose/serverFailed(what:)`` with `what` otherwise.
+    private func failed(_ message: String, _ error: any Error, what: String = "the session failed") -> LiveClose {
         if DatabaseBusy.matches(error) {
             logger.warning(
-                "\(what): the database is busy; the session is closed with 1013",
+                "\(message): the database is busy; the session is closed with 1013",
                 metadata: ["error": .string(String(reflecting: error))])
             return .serverBusy
         }
-        logger.error("\(what)", metadata: ["error": .string(String(reflecting: error))])
-        return .serverFailed(what: "the session failed")
+        logger.error("\(message)", metadata: ["error": .string(String(reflecting: error))])
+        return .serverFailed(what: what)
     }
 
     func closeSession(of person: LivePerson) async {
@@ -131,14 +131,8 @@ struct FluentLiveStore: LiveSessionStore {
                 workoutID: workoutID, runID: try run.requireID(), exerciseIDs: Set(content.items.map(\.exerciseID)))
         } catch let close as LiveClose {
             throw close
-        } catch where DatabaseBusy.matches(error) {
-            logger.warning(
-                "live workout lookup: the database is busy; the session is closed with 1013",
-                metadata: ["error": .string(String(reflecting: error))])
-            throw .serverBusy
         } catch {
-            logger.error("live workout lookup failed", metadata: ["error": .string(String(reflecting: error))])
-            throw .serverFailed(what: "the workout could not be read")
+            throw failed("live workout lookup failed", error, what: "the workout could not be read")
         }
     }
 

@@ -15,24 +15,33 @@ enum LiveEndpoint {
         app.liveWatchHub = LiveWatchHub()
         LiveWatchEndpoint.register(on: app)
         app.on(.GET, "v1", "live") { request async throws -> Response in
-            guard isWebSocketUpgrade(request) else {
-                throw APIProblem(
-                    status: 426, kind: "upgrade-required", title: "Upgrade Required",
-                    detail: "GET /v1/live is a WebSocket: open it with Connection: Upgrade and Upgrade: websocket",
-                    headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
-            }
-            try checkHandshake(request)
             let application = request.application
             let bearer = request.headers.bearerAuthorization?.token
             let logger = request.logger
-            let response = Response(status: .switchingProtocols)
-            response.upgrader = LiveUpgrader(limits: application.formaConfiguration.live) { webSocket, channelGuard in
+            return try upgrade(request, path: "/v1/live") { webSocket, channelGuard in
                 LiveSession.start(
                     webSocket: webSocket, channelGuard: channelGuard, bearer: bearer, application: application,
                     logger: logger)
             }
-            return response
         }
+    }
+
+    /// The `101` that turns `request` into a WebSocket of `/v1/live`'s kind (its frame limits and channel guard),
+    /// handed to `start` once upgraded; a request that is no WebSocket upgrade, or a bad handshake, is a problem.
+    static func upgrade(
+        _ request: Request, path: String,
+        start: @escaping @Sendable (WebSocket, LiveChannelGuard) -> Void
+    ) throws -> Response {
+        guard isWebSocketUpgrade(request) else {
+            throw APIProblem(
+                status: 426, kind: "upgrade-required", title: "Upgrade Required",
+                detail: "GET \(path) is a WebSocket: open it with Connection: Upgrade and Upgrade: websocket",
+                headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
+        }
+        try checkHandshake(request)
+        let response = Response(status: .switchingProtocols)
+        response.upgrader = LiveUpgrader(limits: request.application.formaConfiguration.live, onUpgrade: start)
+        return response
     }
 
     /// RFC 6455 §4.2.1 and §4.4: a version other than 13 is answered 426 with the version the server speaks, and a

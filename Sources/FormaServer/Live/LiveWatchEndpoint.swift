@@ -18,26 +18,16 @@ enum LiveWatchEndpoint {
 
     static func register(on app: Application) {
         app.on(.GET, "v1", "people", ":userId", "live", "watch") { request async throws -> Response in
-            guard LiveEndpoint.isWebSocketUpgrade(request) else {
-                throw APIProblem(
-                    status: 426, kind: "upgrade-required", title: "Upgrade Required",
-                    detail: "GET /v1/people/{userId}/live/watch is a WebSocket: "
-                        + "open it with Connection: Upgrade and Upgrade: websocket",
-                    headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
-            }
-            try LiveEndpoint.checkHandshake(request)
             let userId = request.parameters.get("userId") ?? ""
             let application = request.application
             let bearer = request.headers.bearerAuthorization?.token
             let logger = request.logger
-            let response = Response(status: .switchingProtocols)
-            response.upgrader = LiveUpgrader(limits: application.formaConfiguration.live) { webSocket, channelGuard in
+            return try LiveEndpoint.upgrade(request, path: "/v1/people/{userId}/live/watch") { webSocket, channelGuard in
                 LiveWatchSocket(
                     webSocket: webSocket, channelGuard: channelGuard, userId: userId, application: application,
                     logger: logger
                 ).start(bearer: bearer)
             }
-            return response
         }
     }
 }
@@ -63,9 +53,10 @@ struct LiveWatchSocket: Sendable {
         }
         webSocket.onClose.whenComplete { _ in continuation.finish() }
         let helloSeconds = application.formaConfiguration.live.helloSeconds
-        let hello = webSocket.eventLoop.scheduleTask(in: .milliseconds(Int64(helloSeconds * 1000))) {
-            if bearer == nil { channelGuard.close(.noHello(seconds: helloSeconds)) }
-        }
+        // Only a socket without a bearer header owes a hello.
+        let hello = bearer != nil ? nil : webSocket.eventLoop.scheduleTask(
+            in: .milliseconds(Int64(helloSeconds * 1000))
+        ) { channelGuard.close(.noHello(seconds: helloSeconds)) }
         // A shutdown closes the watcher with 1001, as it does a session.
         let drain = application.formaDrain
         let ticket = drain.beginSession { channelGuard.close(.goingAway) }
@@ -77,7 +68,7 @@ struct LiveWatchSocket: Sendable {
     }
 
     private func serve(
-        bearer: String?, inputs: inout AsyncStream<String>.Iterator, hello: Scheduled<Void>
+        bearer: String?, inputs: inout AsyncStream<String>.Iterator, hello: Scheduled<Void>?
     ) async {
         var token = bearer
         if token == nil {
@@ -89,7 +80,7 @@ struct LiveWatchSocket: Sendable {
             }
             token = given
         }
-        hello.cancel()
+        hello?.cancel()
         let database = (try? application.formaDatabases?.database()) ?? application.db
         let me: AuthenticatedUser
         do {

@@ -217,12 +217,8 @@ enum LiveWatchMessage {
         var retryAfterSeconds: Int?
     }
 
-    static func text(_ message: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(message) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    /// `message` as the live protocol writes every message (``LiveJSON``).
+    static func text(_ message: some Encodable) -> String { LiveJSON.text(message) }
 }
 
 extension Application {
