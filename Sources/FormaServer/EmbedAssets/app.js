@@ -4,9 +4,11 @@
 // or the competitions.
 import { HostBridge } from './bridge.js';
 import { Api } from './api.js';
-import { h, show, svg } from './dom.js';
+import { h, show } from './dom.js';
 import { ReplaySource, CameraSource } from './pose-source.js';
-import { WorkoutPlayer, dose } from './player.js';
+import { WorkoutPlayer } from './player.js';
+import { HomeView } from './home.js';
+import { PlanView } from './plan.js';
 import { CameraView } from './camera.js';
 import { ChallengeView, LeaderboardView } from './challenge.js';
 import { PainMapView } from './pain-map.js';
@@ -15,10 +17,9 @@ import { GoalsView } from './goals.js';
 import { ThemesView } from './themes.js';
 import { TrainerView } from './trainer.js';
 import { FitnessTestView } from './fitness.js';
-import { WorkoutGroups } from './workouts.js';
 import { PageLook } from './style.js';
 import { ExercisesView, ExerciseView } from './exercises.js';
-import { t, setLanguage, formatMinutes } from './i18n.js';
+import { t, setLanguage } from './i18n.js';
 import { CameraStage } from './overlay.js';
 import { CompetitionsView, CompetitionBoardView } from './competitions.js';
 import { ProfileView } from './profile.js';
@@ -223,9 +224,12 @@ function render(next, config = {}) {
   view = null;
   switch (next.name) {
     case 'home':
-      return home();
+      // The host's choices at launch: its plans' category first, its workouts' category (docs/embed-protocol.md).
+      view = new HomeView(context, { planCategory: params.get('planC'), workoutCategory: params.get('category') });
+      return view.open();
     case 'plan':
-      return plan(next.id);
+      view = new PlanView(context, next.id);
+      return view.open();
     case 'workout':
       view = new WorkoutPlayer(context, next.id);
       return view.open();
@@ -279,165 +283,6 @@ function render(next, config = {}) {
   }
 }
 
-async function home() {
-  const planCategory = params.get('planC');
-  const workoutCategory = params.get('category');
-  show(h('p', { class: 'status' }, t('common.loading')));
-  let plans;
-  const workouts = new WorkoutGroups(context, { category: workoutCategory });
-  try {
-    [plans] = await Promise.all([api.get('/v1/plans'), workouts.load()]);
-  } catch (error) {
-    return context.fail('api', error.message);
-  }
-  const first = (value) => (a, b) => (b === value) - (a === value);
-  const planItems = plans.items.slice().sort((a, b) => first(planCategory)(a.category, b.category));
-  show(
-    h('section', { class: 'home' },
-      h('h1', {}, t('home.plans')),
-      h('ul', { class: 'cards', id: 'plans' }, planItems.map((item) =>
-        h('li', {},
-          h('button', { class: 'card', onClick: () => context.navigate(`/embed/plan/${encodeURIComponent(item.id)}`) },
-            h('strong', {}, item.title), h('span', {}, t('home.planLine', { category: item.category, count: item.weeks })))))),
-      workouts.element,
-      generator(workoutCategory),
-      h('div', { class: 'actions' },
-        h('button', { id: 'open-fitness-test', onClick: () => context.navigate('/embed/fitness-test') }, t('home.fitnessTest'))),
-      h('button', { id: 'exit', class: 'quiet', onClick: () => bridge.post('exit_kinestex', {}) }, t('common.close'))));
-}
-
-// "Get a workout": muscles or categories from the catalogue's facets, level and minutes.
-function generator(workoutCategory) {
-  const muscles = h('select', { id: 'muscle', 'aria-label': t('home.muscleGroup') });
-  api.get('/v1/catalog/facets').then((facets) => {
-    muscles.replaceChildren(...facets.muscles.map((facet) => h('option', { value: facet.value }, facet.value)));
-  }).catch(() => {});
-  const level = h('select', { id: 'level', 'aria-label': t('home.level') },
-    ['beginner', 'intermediate', 'expert'].map((name) => h('option', { value: name }, t(`level.${name}`))));
-  const minutes = h('select', { id: 'minutes', 'aria-label': t('home.minutes') },
-    [10, 15, 20, 30, 45, 60].map((value) => h('option', { value }, formatMinutes(value))));
-  const go = async () => {
-    const body = { level: level.value, minutes: Number(minutes.value), equipment: [] };
-    if (workoutCategory === 'Rehabilitation') body.categories = ['stretching'];
-    else body.muscles = [muscles.value];
-    try {
-      const workout = await api.post('/v1/workouts/generate', body);
-      context.navigate(`/embed/workout/${encodeURIComponent(workout.id)}`);
-    } catch (error) {
-      context.report('api', error.message);
-    }
-  };
-  return h('section', { class: 'generate' },
-    h('h2', {}, t('home.getWorkout')),
-    workoutCategory === 'Rehabilitation' ? null : muscles, level, minutes,
-    h('button', { id: 'generate', class: 'primary', onClick: go }, t('home.getWorkout')));
-}
-
-async function plan(id) {
-  let details;
-  let progress = null;
-  try {
-    details = await api.get(`/v1/plans/${encodeURIComponent(id)}`);
-    if (details.summary.enrolled) progress = await api.get(`/v1/plans/${encodeURIComponent(id)}/progress`);
-  } catch (error) {
-    return context.fail(error.status === 404 ? 'not_found' : 'api', t('error.prefixed', { field: 'plan', message: error.message }));
-  }
-  const summary = details.summary;
-  const done = new Set(progress ? progress.completedSessions : []);
-  const enrol = async () => {
-    try {
-      await api.post(`/v1/plans/${encodeURIComponent(id)}/enrolment`);
-      plan(id);
-    } catch (error) {
-      context.report('api', error.message);
-    }
-  };
-  const startSession = async (session) => {
-    try {
-      const workout = await api.post(`/v1/plans/${encodeURIComponent(id)}/workouts`, { sessionId: session.id });
-      context.navigate(`/embed/workout/${encodeURIComponent(workout.id)}`);
-    } catch (error) {
-      context.report('api', error.message);
-    }
-  };
-  show(
-    h('section', { class: 'plan' },
-      h('button', { class: 'quiet', onClick: () => context.navigate('/embed/') }, t('common.back')),
-      h('h1', {}, summary.title),
-      h('p', { class: 'meta' }, summary.summary),
-      progress ? null : h('button', { id: 'enrol', class: 'primary', onClick: enrol }, t('plan.enrol')),
-      planPath(details.levels, progress),
-      details.levels.map((level) => {
-        const open = progress && level.number <= progress.unlockedLevel;
-        return h('section', { class: 'level', id: `level-${level.number}` },
-          h('h2', { tabindex: '-1' }, t('plan.level', { number: level.number, title: levelName(level) })),
-          h('ol', {}, level.sessions.map((session) =>
-            h('li', {},
-              h('span', {}, t('plan.session', { week: session.week, day: session.day, title: session.title })),
-              h('span', { class: 'meta' }, session.items.map(dose).join(', ')),
-              done.has(session.id) ? h('span', { class: 'tick' }, t('plan.done')) : null,
-              open ? h('button', { onClick: () => startSession(session) }, t('plan.start')) : null))));
-      })));
-}
-
-// A plan's levels as a path (docs/embed.md, "Plans"): a node per level joined by a line, each saying in words whether
-// it is locked, open or done (the icon only repeats it), the level of the next session marked as the current one
-// (`aria-current="step"`). Each node is a button that takes the focus to that level's sessions.
-export function levelState(level, progress) {
-  if (!progress || level.number > progress.unlockedLevel) return 'locked';
-  const counts = (progress.levels || []).find((entry) => entry.number === level.number);
-  if (counts && counts.total > 0 && counts.completed >= counts.total) return 'done';
-  return 'open';
-}
-
-function planPath(levels, progress) {
-  const next = progress && progress.nextSessionId;
-  const current = next ? levels.find((level) => level.sessions.some((session) => session.id === next)) : null;
-  const icon = (state) => {
-    const attributes = { viewBox: '0 0 24 24', width: 24, height: 24, 'aria-hidden': 'true', focusable: 'false' };
-    if (state === 'locked') {
-      return svg('svg', attributes,
-        svg('rect', { x: 5, y: 11, width: 14, height: 10, rx: 2, fill: 'currentColor' }),
-        svg('path', { d: 'M8 11V8a4 4 0 0 1 8 0v3', fill: 'none', stroke: 'currentColor', 'stroke-width': 2.2 }));
-    }
-    if (state === 'done') {
-      return svg('svg', attributes,
-        svg('path', { d: 'M5 12.5l4.5 4.5L19 7.5', fill: 'none', stroke: 'currentColor', 'stroke-width': 3,
-          'stroke-linecap': 'round', 'stroke-linejoin': 'round' }));
-    }
-    return svg('svg', attributes, svg('circle', { cx: 12, cy: 12, r: 5, fill: 'currentColor' }));
-  };
-  const weeks = (level) => {
-    const numbers = level.sessions.map((session) => session.week);
-    if (numbers.length === 0) return '';
-    const first = Math.min(...numbers);
-    const last = Math.max(...numbers);
-    return first === last ? t('plan.path.week', { week: first }) : t('plan.path.weeks', { first, last });
-  };
-  const goTo = (level) => {
-    const heading = document.querySelector(`#level-${level.number} h2`);
-    if (!heading) return;
-    heading.scrollIntoView({ block: 'start' });
-    heading.focus({ preventScroll: true });
-  };
-  return h('nav', { class: 'plan-path', 'aria-labelledby': 'plan-path-title' },
-    h('h2', { id: 'plan-path-title' }, t('plan.path.title')),
-    h('ol', {}, levels.map((level) => {
-      const state = levelState(level, progress);
-      const isCurrent = current === level;
-      const counts = progress && (progress.levels || []).find((entry) => entry.number === level.number);
-      return h('li', { class: `path-level ${state}${isCurrent ? ' current' : ''}`, dataset: { level: level.number, state } },
-        h('button', { class: 'path-node', 'aria-current': isCurrent ? 'step' : null, onClick: () => goTo(level) },
-          h('span', { class: 'path-icon' }, icon(state)),
-          h('span', { class: 'path-text' },
-            h('strong', {}, t('plan.level', { number: level.number, title: levelName(level) })),
-            h('span', { class: 'path-weeks' }, weeks(level)),
-            h('span', { class: 'path-state' },
-              isCurrent ? t('plan.path.current', { state: t(`plan.path.${state}`) }) : t(`plan.path.${state}`),
-              counts ? ` · ${t('plan.path.sessions', { completed: counts.completed, count: counts.total })}` : ''))));
-    })));
-}
-
 window.addEventListener('popstate', () => render(parseRoute(location.pathname)));
 
 bridge.post('kinestex_launched', { page: route.name });
@@ -450,10 +295,3 @@ if (settings.problem) {
 }
 if (urlStyleProblem) context.report('configuration', urlStyleProblem);
 if (urlLanguageProblem) context.report('configuration', urlLanguageProblem);
-
-// The API's level titles read "Level 2: Build" (English, as the server writes them); the catalogue adds the
-// number in the page's language, so only the name after it is kept.
-function levelName(level) {
-  const prefix = `Level ${level.number}: `;
-  return level.title.startsWith(prefix) ? level.title.slice(prefix.length) : level.title;
-}

@@ -3,12 +3,13 @@
 // to the host (docs/embed-protocol.md). The trainer chat plays its workout with the same player inside the chat
 // (`root`, `onExit`, `onFinish`): it draws into `root` instead of the page and hands leaving and finishing back.
 import { cueCaption } from './captions.js';
+import { completionSummary, notSavedView, pageCountedResults } from './completion.js';
 import { h, show as showPage, formatSeconds, sleep, speak } from './dom.js';
 import { LiveSession, cheerCue, mistakeList } from './live.js';
 import { stageEvent } from './overlay.js';
-import { resultsView, shareText, totalsOf } from './results.js';
-import { Demonstration } from './exercises.js';
-import { t, formatMinutes, formatPercent } from './i18n.js';
+import { resultsView, share } from './results.js';
+import { t } from './i18n.js';
+import { showPictures, summaryView, themeLine } from './workout-summary.js';
 
 const COUNTDOWN_SECONDS = 3;
 
@@ -53,55 +54,9 @@ export class WorkoutPlayer {
     }
     const workout = this.workout;
     this.bridge.post('workout_opened', { id: workout.id, title: workout.name });
-    this.summary = h('section', { class: 'summary' },
-        h('h1', {}, workout.name),
-        h('p', { class: 'meta' }, t('player.summaryLine', { level: workout.level, minutes: formatMinutes(Math.round(workout.estimatedSeconds / 60)) })),
-        workout.theme ? themeLine(workout.theme) : null,
-        h('ol', { class: 'items' }, workout.items.map((item) =>
-          h('li', { dataset: { exerciseId: item.exerciseId } },
-            h('span', { class: 'name' }, item.name),
-            h('span', { class: 'dose' }, dose(item)),
-            h('span', { class: 'time' }, formatSeconds(item.estimatedSeconds))))),
-        h('div', { class: 'actions' },
-          h('button', { id: 'start', class: 'primary', onClick: () => this.start() },
-            workout.activeRun && workout.activeRun.workoutId === workout.id ? t('player.resumeWorkout') : t('player.startWorkout')),
-          h('button', { id: 'exit', onClick: () => this.exit('summary') }, t('player.exit'))));
+    this.summary = summaryView(workout, { onStart: () => this.start(), onExit: () => this.exit('summary') });
     this.show(this.summary);
-    this.showPictures(workout.items);
-  }
-
-  // A small picture of the movement beside each exercise the camera counts: the same demonstration as
-  // /embed/exercise/{id} (the counter's own model), playing unless the person's system asks for reduced motion,
-  // with one Pause / Play pictures button for all. Pictures that cannot be fetched are left out: the list is there.
-  async showPictures(items) {
-    const summary = this.summary;
-    const ids = [...new Set(items.filter((item) => item.poseExercise).map((item) => item.exerciseId))];
-    if (ids.length === 0) return;
-    const guides = await Promise.all(ids.map((id) =>
-      this.api.get(`/v1/exercises/${encodeURIComponent(id)}/guide`).catch(() => null)));
-    if (!summary.isConnected) return;
-    const byId = new Map(ids.map((id, index) => [id, guides[index]]));
-    const pictures = [];
-    for (const row of summary.querySelectorAll('.items li')) {
-      const item = items.find((entry) => entry.exerciseId === row.dataset.exerciseId && entry.poseExercise);
-      const guide = item && byId.get(item.exerciseId);
-      if (!guide || !guide.demonstration) continue;
-      const picture = new Demonstration(guide.demonstration, item.name, { small: true });
-      row.prepend(h('span', { class: 'item-picture' }, picture.element));
-      row.classList.add('with-picture');
-      pictures.push(picture);
-    }
-    if (pictures.length === 0) return;
-    const reduced = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    const button = h('button', { id: 'pictures-play', type: 'button', 'aria-pressed': 'false' }, t('player.picturesPlay'));
-    const set = (playing) => {
-      pictures.forEach((picture) => (playing ? picture.play() : picture.pause()));
-      button.setAttribute('aria-pressed', String(playing));
-      button.textContent = playing ? t('player.picturesPause') : t('player.picturesPlay');
-    };
-    button.addEventListener('click', () => set(button.getAttribute('aria-pressed') !== 'true'));
-    summary.querySelector('.actions').append(button);
-    set(!reduced);
+    showPictures(this.summary, workout.items, this.api);
   }
 
   async start() {
@@ -423,13 +378,7 @@ export class WorkoutPlayer {
   async finish() {
     const workout = this.workout;
     // Live-counted exercises are filled in by the server from the sets it analysed; the others are sent here.
-    const results = this.results
-      .filter((result) => !result.counted)
-      .map((result) => {
-        const entry = { exerciseId: result.exerciseId, seconds: result.timeSpent };
-        if (result.targetRepeats !== null) entry.reps = result.repeats;
-        return entry;
-      });
+    const results = pageCountedResults(this.results);
     let run = null;
     try {
       run = await this.api.post(`/v1/workouts/${encodeURIComponent(workout.id)}/save`, { results });
@@ -448,69 +397,16 @@ export class WorkoutPlayer {
         levelTitle: unlock.levelTitle,
       });
     }
-    const totalRepeats = this.results.reduce((sum, result) => sum + result.repeats, 0);
-    const mistakes = this.results.reduce(
-      (sum, result) => sum + Object.values(result.mistakes).reduce((count, entry) => count + entry.count, 0), 0);
-    const accuracy = this.trackedReps > 0 ? Math.round((100 * this.cleanReps) / this.trackedReps) : null;
     const totalSeconds = Math.round((performance.now() - this.startedAt) / 1000);
-    const names = new Map(workout.items.map((item) => [item.exerciseId, item.name]));
-    // What the server stored, when the save reached it; else what the page counted itself.
-    // In the workout's order, as the results screen lists them.
-    const order = new Map(workout.items.map((item, index) => [item.exerciseId, index]));
-    const exerciseResults = run && run.results
-      ? [...run.results].sort((a, b) => (order.get(a.exerciseId) ?? 0) - (order.get(b.exerciseId) ?? 0)).map((result) => ({
-        exerciseId: result.exerciseId,
-        exercise: names.get(result.exerciseId) ?? result.exerciseId,
-        repeats: result.reps ?? null,
-        seconds: result.seconds ?? null,
-        formScore: result.formScore ?? null,
-        rangeOfMotion: result.rangeOfMotion ?? null,
-        rangeOfMotionUnit: result.rangeOfMotionUnit ?? null,
-      }))
-      : this.results.map((result) => ({
-        exerciseId: result.exerciseId,
-        exercise: result.exercise,
-        repeats: result.repeats,
-        seconds: result.timeSpent,
-        formScore: null,
-        rangeOfMotion: null,
-        rangeOfMotionUnit: null,
-      }));
-    const previous = run && run.comparison && run.comparison.previousRun ? run.comparison.previousRun : null;
-    const totals = run ? totalsOf(run) : { reps: totalRepeats, seconds: totalSeconds, formScore: null };
-    const previousTotals = previous ? totalsOf(previous) : null;
-    const summary = {
-      workoutId: workout.id,
-      title: workout.name,
-      totalRepeats,
-      totalSeconds,
-      exercises: this.results.length,
-      mistakes,
-      accuracy,
-      saved: run !== null,
-      runId: run ? run.id : null,
-      results: exerciseResults,
-      previousRun: previous
-        ? { runId: previous.id, endedAt: previous.endedAt, totalRepeats: previousTotals.reps,
-          totalSeconds: previousTotals.seconds }
-        : null,
-      shareText: shareText(workout.name, totals, previousTotals),
-    };
+    const summary = completionSummary(workout, run, this.results,
+      { trackedReps: this.trackedReps, cleanReps: this.cleanReps, totalSeconds });
     this.bridge.post('workout_completed', summary);
     if (this.onFinish) {
       this.exited = true;
       return this.onFinish(summary);
     }
     if (!run) {
-      this.show(
-        h('section', { class: 'finished' },
-          h('h1', { id: 'results-title', tabindex: '-1' }, t('results.title')),
-          h('p', { class: 'status', role: 'alert' }, t('results.notSaved')),
-          h('dl', { class: 'totals' },
-            h('dt', {}, t('results.repetitions')), h('dd', { id: 'total-repeats' }, String(totalRepeats)),
-            h('dt', {}, t('results.time')), h('dd', {}, formatSeconds(totalSeconds)),
-            h('dt', {}, t('results.form')), h('dd', {}, accuracy === null ? '—' : t('results.clean', { percent: formatPercent(accuracy) }))),
-          h('button', { id: 'close', class: 'primary', onClick: () => this.exit('finished') }, t('common.close'))));
+      this.show(notSavedView(summary, () => this.exit('finished')));
       const heading = document.getElementById('results-title');
       if (heading) heading.focus();
       return;
@@ -569,30 +465,3 @@ export class WorkoutPlayer {
   }
 }
 
-// The system share sheet where the browser has one, else the clipboard; the status line says what happened.
-async function share(text, status) {
-  try {
-    if (navigator.share) {
-      await navigator.share({ text });
-      status.textContent = t('results.shared');
-    } else if (navigator.clipboard && navigator.clipboard.writeText) {
-      await navigator.clipboard.writeText(text);
-      status.textContent = t('results.copied', { text });
-    } else {
-      status.textContent = text;
-    }
-  } catch (error) {
-    // Refused or cancelled: show the text, so it can be copied by hand.
-    status.textContent = text;
-  }
-}
-
-// "Theme: Running · Daft Punk".
-function themeLine(theme) {
-  return h('p', { class: 'theme', id: 'theme' }, t('player.theme', { name: theme.name, theme: theme.theme }));
-}
-
-export function dose(item) {
-  if (item.holdSeconds) return t('player.doseHold', { sets: item.sets, seconds: item.holdSeconds });
-  return t('player.doseReps', { sets: item.sets, reps: item.reps });
-}

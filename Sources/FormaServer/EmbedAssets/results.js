@@ -132,3 +132,21 @@ export function resultsView(workout, run, { onShare, onClose }) {
     status);
   return { view, heading, totals, previousTotals };
 }
+
+// The system share sheet where the browser has one, else the clipboard; the status line says what happened.
+export async function share(text, status) {
+  try {
+    if (navigator.share) {
+      await navigator.share({ text });
+      status.textContent = t('results.shared');
+    } else if (navigator.clipboard && navigator.clipboard.writeText) {
+      await navigator.clipboard.writeText(text);
+      status.textContent = t('results.copied', { text });
+    } else {
+      status.textContent = text;
+    }
+  } catch (error) {
+    // Refused or cancelled: show the text, so it can be copied by hand.
+    status.textContent = text;
+  }
+}

@@ -2,7 +2,8 @@
 // as a message list, the current question's quick replies and a typed answer; today's workout played inline with
 // the workout player; the next session told to the host as `trainer_schedule_next_workout`.
 import { h, sleep } from './dom.js';
-import { WorkoutPlayer, dose } from './player.js';
+import { WorkoutPlayer } from './player.js';
+import { dose } from './workout-summary.js';
 import { t, formatMinutes } from './i18n.js';
 
 const RETRIES = 3; // sends of one answer after a network error or a 5xx before the person is asked to send again
