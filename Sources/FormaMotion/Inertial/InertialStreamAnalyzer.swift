@@ -137,7 +137,7 @@ public struct InertialStreamAnalyzer: Sendable {
         guard let first = bout.first, let last = bout.last else { return }
         bouts.append(InertialAnalysis.Segment(startSeconds: first.timeSeconds, endSeconds: last.timeSeconds))
         let outcome = finder.find(
-            accelerometer: bout.map(\.values), rotation: carriesRotation ? bout.map(\.rotation) : nil, openStart: first.timeSeconds == firstGridTime, openEnd: endsRecording)
+            bout: bout, usesRotation: carriesRotation, openStart: first.timeSeconds == firstGridTime, openEnd: endsRecording)
         let found = outcome.repetitions.map { repetition in
             InertialAnalysis.Repetition(
                 number: 0, startSeconds: bout[repetition.start].timeSeconds, endSeconds: bout[repetition.end].timeSeconds,
