@@ -51,6 +51,7 @@ protocol InertialFilterSample: Sendable, Hashable {
 
 extension Double: InertialFilterSample {}
 extension SIMD4: InertialFilterSample where Scalar == Double {}
+extension SIMD2: InertialFilterSample where Scalar == Double {}
 
 /// The running state of one biquad (transposed direct form II), for causal sample-by-sample filtering of one
 /// channel or of up to four at once.
@@ -110,8 +111,52 @@ enum InertialFiltering {
         }
     }
 
-    private static func pass(_ buffer: UnsafeMutableBufferPointer<Double>, _ section: InertialBiquad, reversed: Bool) {
-        var state = InertialBiquadState<Double>()
+    /// ``zeroPhase(_:_:padding:)`` on two channels of equal length at once, as the two lanes of a vector: each lane's
+    /// operations are those of the one-channel filter, so each result is the same, in half the vector operations.
+    static func zeroPhase(
+        _ first: [Double], _ second: [Double], _ sections: [InertialBiquad], padding: Int
+    ) -> (first: [Double], second: [Double]) {
+        let n = first.count
+        guard n > 1, second.count == n else {
+            return (zeroPhase(first, sections, padding: padding), zeroPhase(second, sections, padding: padding))
+        }
+        let pad = min(padding, n - 1)
+        let total = n + 2 * pad
+        let work = UnsafeMutableBufferPointer<SIMD2<Double>>.allocate(capacity: total)
+        defer { work.deallocate() }
+        first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b in
+                let start = SIMD2(a[0], b[0]), end = SIMD2(a[n - 1], b[n - 1])
+                var position = 0
+                for index in stride(from: pad, to: 0, by: -1) {
+                    work[position] = 2 * start - SIMD2(a[index], b[index])
+                    position += 1
+                }
+                for index in 0..<n { work[position + index] = SIMD2(a[index], b[index]) }
+                position += n
+                for index in stride(from: n - 2, to: n - 2 - pad, by: -1) {
+                    work[position] = 2 * end - SIMD2(a[index], b[index])
+                    position += 1
+                }
+            }
+        }
+        for section in sections { pass(work, section, reversed: false) }
+        for section in sections { pass(work, section, reversed: true) }
+        let a = [Double](unsafeUninitializedCapacity: n) { result, count in
+            for index in 0..<n { result[index] = work[pad + index][0] }
+            count = n
+        }
+        let b = [Double](unsafeUninitializedCapacity: n) { result, count in
+            for index in 0..<n { result[index] = work[pad + index][1] }
+            count = n
+        }
+        return (a, b)
+    }
+
+    private static func pass<Value: InertialFilterSample>(
+        _ buffer: UnsafeMutableBufferPointer<Value>, _ section: InertialBiquad, reversed: Bool
+    ) {
+        var state = InertialBiquadState<Value>()
         guard let first = buffer.first, let last = buffer.last else { return }
         if reversed {
             state.settle(at: last, section)

@@ -30,7 +30,13 @@ struct InertialPeriodEstimator: Sendable {
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: upper + 2) { correlation in
             signal.withUnsafeBufferPointer { x in
                 correlation[0] = Self.autocorrelation(x, lag: 0)
-                for lag in (lower - 1)...(upper + 1) { correlation[lag] = Self.autocorrelation(x, lag: lag) }
+                // Two lags per pass over the signal.
+                var lag = lower - 1
+                while lag + 1 <= upper + 1 {
+                    (correlation[lag], correlation[lag + 1]) = Self.autocorrelations(x, lag: lag)
+                    lag += 2
+                }
+                if lag == upper + 1 { correlation[lag] = Self.autocorrelation(x, lag: lag) }
             }
             let energy = correlation[0]
             guard energy > 0 else { return nil }
@@ -51,6 +57,47 @@ struct InertialPeriodEstimator: Sendable {
             let offset = curvature < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / curvature)) : 0
             return Estimate(lag: Double(lag) + offset, strength: correlation[lag] / energy)
         }
+    }
+
+    /// The autocorrelations at `lag` and `lag + 1` (see ``autocorrelation(_:lag:)``), in one pass that loads each
+    /// `x[i]` once for both: each lag's four partial sums take the same products in the same order as on its own.
+    @inline(__always)
+    private static func autocorrelations(_ x: UnsafeBufferPointer<Double>, lag: Int) -> (Double, Double) {
+        let (lengthA, lengthB) = (x.count - lag, x.count - lag - 1)
+        guard let base = x.baseAddress, lengthB > 0 else { return (autocorrelation(x, lag: lag), autocorrelation(x, lag: lag + 1)) }
+        let raw = UnsafeRawPointer(base)
+        let stride = MemoryLayout<Double>.stride
+        @inline(__always) func load(_ index: Int) -> SIMD2<Double> {
+            raw.loadUnaligned(fromByteOffset: index * stride, as: SIMD2<Double>.self)
+        }
+        var (a01, a23, b01, b23) = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero)
+        var index = 0
+        while index + 4 <= lengthB {
+            let (x01, x23) = (load(index), load(index + 2))
+            a01 += x01 * load(index + lag)
+            a23 += x23 * load(index + lag + 2)
+            b01 += x01 * load(index + lag + 1)
+            b23 += x23 * load(index + lag + 3)
+            index += 4
+        }
+        // The longer overlap (`lag`) may hold one more group of four.
+        var indexA = index
+        if indexA + 4 <= lengthA {
+            a01 += load(indexA) * load(indexA + lag)
+            a23 += load(indexA + 2) * load(indexA + lag + 2)
+            indexA += 4
+        }
+        var a0 = a01[0]
+        while indexA < lengthA {
+            a0 += x[indexA] * x[indexA + lag]
+            indexA += 1
+        }
+        var b0 = b01[0]
+        while index < lengthB {
+            b0 += x[index] * x[index + lag + 1]
+            index += 1
+        }
+        return (((a0 + a01[1]) + (a23[0] + a23[1])) / Double(lengthA), ((b0 + b01[1]) + (b23[0] + b23[1])) / Double(lengthB))
     }
 
     /// The mean of `x[i] × x[i + lag]` over the overlap. Four partial sums, each over every fourth product, let the

@@ -84,9 +84,12 @@ enum InertialVerticalMotion {
     /// Running sum times `scale` (rectangle rule).
     static func integrate(_ signal: [Double], scale: Double) -> [Double] {
         var sum = 0.0
-        return signal.map { value in
-            sum += value * scale
-            return sum
+        return [Double](unsafeUninitializedCapacity: signal.count) { result, count in
+            for index in 0..<signal.count {
+                sum += signal[index] * scale
+                result[index] = sum
+            }
+            count = signal.count
         }
     }
 }
@@ -115,11 +118,9 @@ struct InertialAxes: Sendable {
     @inline(__always)
     subscript(index: Int) -> SIMD4<Double> { SIMD4(x[index], y[index], z[index], 0) }
 
-    /// Each channel filtered by ``InertialFiltering/zeroPhase(_:_:padding:)``.
+    /// Each channel filtered by ``InertialFiltering/zeroPhase(_:_:padding:)`` (x and y together, as two lanes).
     func zeroPhase(_ sections: [InertialBiquad], padding: Int) -> InertialAxes {
-        InertialAxes(
-            x: InertialFiltering.zeroPhase(x, sections, padding: padding),
-            y: InertialFiltering.zeroPhase(y, sections, padding: padding),
-            z: InertialFiltering.zeroPhase(z, sections, padding: padding))
+        let (x, y) = InertialFiltering.zeroPhase(x, y, sections, padding: padding)
+        return InertialAxes(x: x, y: y, z: InertialFiltering.zeroPhase(z, sections, padding: padding))
     }
 }
