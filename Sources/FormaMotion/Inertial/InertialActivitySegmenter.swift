@@ -10,7 +10,7 @@
 /// Cost: O(1) per sample; memory is the current bout, capped at ``maximumBoutSeconds``.
 struct InertialActivitySegmenter: Sendable {
     static let maximumBoutSeconds = 600.0
-    /// The room a bout's buffer starts with, in seconds (about 70 kB of samples); a longer bout grows it.
+    /// The room a bout's buffer starts with, in seconds (80 kB of samples); a longer bout grows it.
     static let reservedSeconds = 80.0
 
     private let configuration: InertialAnalyzer.Configuration
