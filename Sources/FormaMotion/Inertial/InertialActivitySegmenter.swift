@@ -10,17 +10,23 @@
 /// Cost: O(1) per sample; memory is the current bout, capped at ``maximumBoutSeconds``.
 struct InertialActivitySegmenter: Sendable {
     static let maximumBoutSeconds = 600.0
+    /// The room a bout's buffer starts with, in seconds (80 kB of samples); a longer bout grows it.
+    static let reservedSeconds = 80.0
 
     private let configuration: InertialAnalyzer.Configuration
     private let rate = InertialFrontEnd.analysisRateHertz
     private let highPass: InertialBiquad
-    private var state = InertialBiquadState<SIMD4<Double>>()
+    /// The high-pass's state for x and y together, and for z: the lanes of one four-lane filter, in two operations
+    /// per step on x86-64's two-lane vectors instead of four (docs/motion-inertial.md, "Speed").
+    private var stateXY = InertialBiquadState<SIMD2<Double>>()
+    private var stateZ = InertialBiquadState<Double>()
     private var started = false
     private var energy = 0.0
     private let smoothing: Double
     private let preRoll: Int
     private let restSamples: Int
     private let maximumSamples: Int
+    private let reservedSamples: Int
     /// The last ``preRoll`` samples while at rest, in a ring, so that waiting costs no copying.
     private var ring: [InertialFrontEnd.GridSample] = []
     private var ringNext = 0
@@ -37,16 +43,19 @@ struct InertialActivitySegmenter: Sendable {
         self.preRoll = max(1, Int(configuration.preRollSeconds * InertialFrontEnd.analysisRateHertz))
         self.restSamples = Int(configuration.restSeconds * InertialFrontEnd.analysisRateHertz)
         self.maximumSamples = Int(Self.maximumBoutSeconds * InertialFrontEnd.analysisRateHertz)
+        self.reservedSamples = Int(Self.reservedSeconds * InertialFrontEnd.analysisRateHertz)
     }
 
     /// Feeds one grid sample; returns a finished bout when this sample closes one.
     mutating func push(_ sample: InertialFrontEnd.GridSample) -> [InertialFrontEnd.GridSample]? {
+        let (xy, z) = (SIMD2(sample.values[0], sample.values[1]), sample.values[2])
         if !started {
-            state.settle(at: sample.values, highPass)
+            stateXY.settle(at: xy, highPass)
+            stateZ.settle(at: z, highPass)
             started = true
         }
-        var moving = state.step(sample.values, highPass)
-        moving[3] = 0
+        let movingXY = stateXY.step(xy, highPass)
+        let moving = SIMD4(movingXY[0], movingXY[1], stateZ.step(z, highPass), 0)
         energy += smoothing * ((moving * moving).sum() - energy)
         let level = energy.squareRoot()
         if !active {
@@ -57,8 +66,10 @@ struct InertialActivitySegmenter: Sendable {
             }
             ringNext = ringNext + 1 == preRoll ? 0 : ringNext + 1
             guard level > configuration.activityOnG else { return nil }
-            // The ring holds the pre-roll, oldest first from `ringNext` once it is full.
+            // The ring holds the pre-roll, oldest first from `ringNext` once it is full. The bout's buffer starts with
+            // room for ``reservedSeconds`` of movement, so that a set does not copy its samples as it grows.
             buffer.removeAll(keepingCapacity: true)
+            buffer.reserveCapacity(reservedSamples)
             if ring.count == preRoll {
                 buffer += ring[ringNext...]
                 buffer += ring[..<ringNext]
@@ -92,11 +103,13 @@ struct InertialActivitySegmenter: Sendable {
 
     private mutating func close() -> [InertialFrontEnd.GridSample] {
         let keep = min(buffer.count, lastLoudIndex + 1 + Int(configuration.postRollSeconds * rate))
-        let bout = Array(buffer[0..<keep])
         // What follows the post-roll is rest: its end becomes the next bout's pre-roll.
         ring = Array(buffer[keep...].suffix(preRoll))
         ringNext = ring.count % preRoll
-        buffer.removeAll(keepingCapacity: true)
+        // The buffer itself becomes the bout, cut to its end in place: no copy of the samples.
+        var bout: [InertialFrontEnd.GridSample] = []
+        swap(&bout, &buffer)
+        bout.removeSubrange(keep...)
         active = false
         quietSamples = 0
         return bout

@@ -19,15 +19,18 @@ enum InertialAnalyticSignal {
         var m = 1
         while m * 2 <= n { m *= 2 }
         let step = Double(n) / Double(m)
-        var real = [Double](repeating: 0, count: m)
-        var imaginary = [Double](repeating: 0, count: m)
-        for j in 0..<m {
-            let position = Double(j) * step
-            let left = Int(position)
-            let weight = position - Double(left)
-            let right = left + 1 < n ? signal[left + 1] : signal[0]
-            real[j] = signal[left] + (right - signal[left]) * weight
+        // Arrays that are wholly written before they are read start uninitialised (no clearing pass).
+        var real = [Double](unsafeUninitializedCapacity: m) { real, count in
+            for j in 0..<m {
+                let position = Double(j) * step
+                let left = Int(position)
+                let weight = position - Double(left)
+                let right = left + 1 < n ? signal[left + 1] : signal[0]
+                real[j] = signal[left] + (right - signal[left]) * weight
+            }
+            count = m
         }
+        var imaginary = [Double](repeating: 0, count: m)
         InertialFFT.transform(real: &real, imaginary: &imaginary, inverse: false)
         for k in 1..<(m / 2) {
             real[k] *= 2
@@ -38,29 +41,35 @@ enum InertialAnalyticSignal {
             imaginary[k] = 0
         }
         InertialFFT.transform(real: &real, imaginary: &imaginary, inverse: true)
-        var coarseEnvelope = [Double](repeating: 0, count: m + 1)
         var coarsePhase = [Double](repeating: 0, count: m + 1)
-        var previous = 0.0
-        for j in 0..<m {
-            let (re, im) = (real[j] / Double(m), imaginary[j] / Double(m))
-            coarseEnvelope[j] = (re * re + im * im).squareRoot()
-            let angle = atan2(im, re)
-            if j > 0 { coarsePhase[j] = coarsePhase[j - 1] + wrapped(angle - previous) }
-            previous = angle
+        let coarseEnvelope = [Double](unsafeUninitializedCapacity: m + 1) { coarseEnvelope, count in
+            var previous = 0.0
+            for j in 0..<m {
+                let (re, im) = (real[j] / Double(m), imaginary[j] / Double(m))
+                coarseEnvelope[j] = (re * re + im * im).squareRoot()
+                let angle = atan2(im, re)
+                if j > 0 { coarsePhase[j] = coarsePhase[j - 1] + wrapped(angle - previous) }
+                previous = angle
+            }
+            // The last original samples lie up to one coarse step past the last coarse point: the phase goes on at
+            // its last rate (the DFT's periodicity would wrap it to the first point instead), the envelope holds.
+            coarseEnvelope[m] = coarseEnvelope[m - 1]
+            count = m + 1
         }
-        // The last original samples lie up to one coarse step past the last coarse point: the phase goes on at its
-        // last rate (the DFT's periodicity would wrap it to the first point instead), the envelope holds.
-        coarseEnvelope[m] = coarseEnvelope[m - 1]
         coarsePhase[m] = coarsePhase[m - 1] + (coarsePhase[m - 1] - coarsePhase[m - 2])
-        var envelope = [Double](repeating: 0, count: n)
-        var phase = [Double](repeating: 0, count: n)
-        for index in 0..<n {
-            let position = Double(index) / step
-            let left = min(m - 1, Int(position))
-            let weight = min(1, position - Double(left))
-            envelope[index] = coarseEnvelope[left] + (coarseEnvelope[left + 1] - coarseEnvelope[left]) * weight
-            phase[index] = coarsePhase[left] + (coarsePhase[left + 1] - coarsePhase[left]) * weight
+        /// Linear interpolation of a coarse series back onto the original samples.
+        func resampled(_ coarse: [Double]) -> [Double] {
+            [Double](unsafeUninitializedCapacity: n) { result, count in
+                for index in 0..<n {
+                    let position = Double(index) / step
+                    let left = min(m - 1, Int(position))
+                    let weight = min(1, position - Double(left))
+                    result[index] = coarse[left] + (coarse[left + 1] - coarse[left]) * weight
+                }
+                count = n
+            }
         }
+        let (envelope, phase) = (resampled(coarseEnvelope), resampled(coarsePhase))
         return (envelope, phase)
     }
 
@@ -79,40 +88,43 @@ enum InertialFFT {
     static func transform(real: inout [Double], imaginary: inout [Double], inverse: Bool) {
         let n = real.count
         guard n > 1, n & (n - 1) == 0, imaginary.count == n else { return }
-        var j = 0
-        for i in 1..<n {
-            var bit = n >> 1
-            while j & bit != 0 {
-                j ^= bit
-                bit >>= 1
-            }
-            j |= bit
-            if i < j {
-                real.swapAt(i, j)
-                imaginary.swapAt(i, j)
-            }
-        }
         let sign = inverse ? 1.0 : -1.0
         real.withUnsafeMutableBufferPointer { re in
             imaginary.withUnsafeMutableBufferPointer { im in
+                var j = 0
+                for i in 1..<n {
+                    var bit = n >> 1
+                    while j & bit != 0 {
+                        j ^= bit
+                        bit >>= 1
+                    }
+                    j |= bit
+                    if i < j {
+                        re.swapAt(i, j)
+                        im.swapAt(i, j)
+                    }
+                }
                 var length = 2
                 while length <= n {
                     let angle = sign * 2 * Double.pi / Double(length)
                     let (stepCos, stepSin) = (cos(angle), sin(angle))
-                    var start = 0
-                    while start < n {
-                        var (wr, wi) = (1.0, 0.0)
-                        for k in 0..<(length / 2) {
-                            let (a, b) = (start + k, start + k + length / 2)
+                    // Each twiddle factor of the stage once, by the same recurrence from 1, for every block in turn:
+                    // the butterflies of a stage touch disjoint pairs, so their order does not change any value.
+                    var (wr, wi) = (1.0, 0.0)
+                    let half = length / 2
+                    for k in 0..<half {
+                        var a = k
+                        while a < n {
+                            let b = a + half
                             let tr = re[b] * wr - im[b] * wi
                             let ti = re[b] * wi + im[b] * wr
                             re[b] = re[a] - tr
                             im[b] = im[a] - ti
                             re[a] += tr
                             im[a] += ti
-                            (wr, wi) = (wr * stepCos - wi * stepSin, wr * stepSin + wi * stepCos)
+                            a += length
                         }
-                        start += length
+                        (wr, wi) = (wr * stepCos - wi * stepSin, wr * stepSin + wi * stepCos)
                     }
                     length *= 2
                 }

@@ -128,14 +128,20 @@ public struct InertialAnalyzer: Sendable {
     /// Analyses a whole recording: O(n) in the number of samples, plus O(m log m + m × lags) per bout of m samples
     /// (lags: the period range at 6.25 Hz, about 35).
     public func analyze(_ recording: InertialRecording) -> InertialAnalysis {
-        analyzeTracing(recording).analysis
+        run(recording, tracing: false).analysis
     }
 
     /// ``analyze(_:)`` with what decided each counted bout's count (for `forma eval`'s diagnostics).
     package func analyzeTracing(_ recording: InertialRecording) -> (analysis: InertialAnalysis, traces: [InertialBoutTrace]) {
+        run(recording, tracing: true)
+    }
+
+    /// The batch analysis, keeping each bout's trace only when `tracing` (the diagnostics cost a little per bout).
+    private func run(_ recording: InertialRecording, tracing: Bool) -> (analysis: InertialAnalysis, traces: [InertialBoutTrace]) {
         var stream = InertialStreamAnalyzer(
             sampleRateHertz: recording.sampleRateHertz, hasRotation: recording.hasRotation, hint: hint,
             configuration: configuration)
+        stream.keepsTraces = tracing
         // The recording is already validated, so its samples take the stream's unchecked path.
         stream.feed(recording)
         _ = stream.finish()

@@ -51,6 +51,7 @@ protocol InertialFilterSample: Sendable, Hashable {
 
 extension Double: InertialFilterSample {}
 extension SIMD4: InertialFilterSample where Scalar == Double {}
+extension SIMD2: InertialFilterSample where Scalar == Double {}
 
 /// The running state of one biquad (transposed direct form II), for causal sample-by-sample filtering of one
 /// channel or of up to four at once.
@@ -78,36 +79,95 @@ enum InertialFiltering {
     /// Filters `signal` with the cascade forwards then backwards; O(n) per section.
     ///
     /// Pads both ends by odd reflection of up to `padding` samples and starts each pass from the steady state of its
-    /// first padded sample.
-    static func zeroPhase<Value: InertialFilterSample>(
-        _ signal: [Value], _ sections: [InertialBiquad], padding: Int
-    ) -> [Value] {
+    /// first padded sample. One channel at a time: a signal of several channels is filtered channel by channel, which
+    /// gives each channel the same values as filtering them together in one vector (the operations are lane-wise).
+    /// The work buffer is one allocation and the passes read and write it in place (docs/motion-inertial.md, "Speed").
+    static func zeroPhase(_ signal: [Double], _ sections: [InertialBiquad], padding: Int) -> [Double] {
         guard signal.count > 1 else { return signal }
-        let pad = min(padding, signal.count - 1)
-        var work = [Value]()
-        work.reserveCapacity(signal.count + 2 * pad)
-        let first = signal[0], last = signal[signal.count - 1]
-        for index in stride(from: pad, to: 0, by: -1) { work.append(2 * first - signal[index]) }
-        work.append(contentsOf: signal)
-        for index in stride(from: signal.count - 2, to: signal.count - 2 - pad, by: -1) {
-            work.append(2 * last - signal[index])
+        let n = signal.count
+        let pad = min(padding, n - 1)
+        let total = n + 2 * pad
+        let work = UnsafeMutableBufferPointer<Double>.allocate(capacity: total)
+        defer { work.deallocate() }
+        signal.withUnsafeBufferPointer { source in
+            let first = source[0], last = source[n - 1]
+            var position = 0
+            for index in stride(from: pad, to: 0, by: -1) {
+                work[position] = 2 * first - source[index]
+                position += 1
+            }
+            for index in 0..<n { work[position + index] = source[index] }
+            position += n
+            for index in stride(from: n - 2, to: n - 2 - pad, by: -1) {
+                work[position] = 2 * last - source[index]
+                position += 1
+            }
         }
-        for section in sections { pass(&work, section, reversed: false) }
-        for section in sections { pass(&work, section, reversed: true) }
-        return Array(work[pad..<(pad + signal.count)])
+        for section in sections { pass(work, section, reversed: false) }
+        for section in sections { pass(work, section, reversed: true) }
+        return [Double](unsafeUninitializedCapacity: n) { result, count in
+            for index in 0..<n { result[index] = work[pad + index] }
+            count = n
+        }
     }
 
-    private static func pass<Value: InertialFilterSample>(_ data: inout [Value], _ section: InertialBiquad, reversed: Bool) {
-        var state = InertialBiquadState<Value>()
-        data.withUnsafeMutableBufferPointer { buffer in
-            guard let first = buffer.first, let last = buffer.last else { return }
-            if reversed {
-                state.settle(at: last, section)
-                for index in buffer.indices.reversed() { buffer[index] = state.step(buffer[index], section) }
-            } else {
-                state.settle(at: first, section)
-                for index in buffer.indices { buffer[index] = state.step(buffer[index], section) }
+    /// ``zeroPhase(_:_:padding:)`` on two channels of equal length at once, as the two lanes of a vector: each lane's
+    /// operations are those of the one-channel filter, so each result is the same, in half the vector operations.
+    static func zeroPhase(
+        _ first: [Double], _ second: [Double], _ sections: [InertialBiquad], padding: Int
+    ) -> (first: [Double], second: [Double]) {
+        let n = first.count
+        guard n > 1, second.count == n else {
+            return (zeroPhase(first, sections, padding: padding), zeroPhase(second, sections, padding: padding))
+        }
+        let pad = min(padding, n - 1)
+        let total = n + 2 * pad
+        let work = UnsafeMutableBufferPointer<SIMD2<Double>>.allocate(capacity: total)
+        defer { work.deallocate() }
+        first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b in
+                let start = SIMD2(a[0], b[0]), end = SIMD2(a[n - 1], b[n - 1])
+                var position = 0
+                for index in stride(from: pad, to: 0, by: -1) {
+                    work[position] = 2 * start - SIMD2(a[index], b[index])
+                    position += 1
+                }
+                for index in 0..<n { work[position + index] = SIMD2(a[index], b[index]) }
+                position += n
+                for index in stride(from: n - 2, to: n - 2 - pad, by: -1) {
+                    work[position] = 2 * end - SIMD2(a[index], b[index])
+                    position += 1
+                }
             }
+        }
+        for section in sections { pass(work, section, reversed: false) }
+        for section in sections { pass(work, section, reversed: true) }
+        let a = [Double](unsafeUninitializedCapacity: n) { result, count in
+            for index in 0..<n { result[index] = work[pad + index][0] }
+            count = n
+        }
+        let b = [Double](unsafeUninitializedCapacity: n) { result, count in
+            for index in 0..<n { result[index] = work[pad + index][1] }
+            count = n
+        }
+        return (a, b)
+    }
+
+    private static func pass<Value: InertialFilterSample>(
+        _ buffer: UnsafeMutableBufferPointer<Value>, _ section: InertialBiquad, reversed: Bool
+    ) {
+        var state = InertialBiquadState<Value>()
+        guard let first = buffer.first, let last = buffer.last else { return }
+        if reversed {
+            state.settle(at: last, section)
+            var index = buffer.count - 1
+            while index >= 0 {
+                buffer[index] = state.step(buffer[index], section)
+                index -= 1
+            }
+        } else {
+            state.settle(at: first, section)
+            for index in 0..<buffer.count { buffer[index] = state.step(buffer[index], section) }
         }
     }
 }

@@ -108,17 +108,65 @@ struct InertialFrontEnd: Sendable {
     mutating func push(timeSeconds: Double, values: SIMD4<Double>, rotation: SIMD4<Double> = .zero) -> Anchor {
         guard started else { return start(timeSeconds: timeSeconds, values: values, rotation: rotation) }
         let previous = Anchor(timeSeconds: latestTime, channels: latest)
-        let input = Channels(values: values, rotation: carriesRotation ? rotation : .zero)
         latestTime = timeSeconds
-        if filters {
-            latest.first = states.0.step(input.first, pairSection)
-            latest.second = states.1.step(input.second, pairSection)
-            // Without a gyroscope the third pair stays zero, and so does its filter.
-            if carriesRotation { latest.third = states.2.step(input.third, pairSection) }
-        } else {
-            latest = input
-        }
+        latest = Self.filtered(
+            Channels(values: values, rotation: carriesRotation ? rotation : .zero), latest: latest, states: &states,
+            section: pairSection, filters: filters, carriesRotation: carriesRotation)
         return previous
+    }
+
+    /// One input sample through the anti-alias filter: the new latest filtered sample. Static, with the states passed
+    /// in, so that ``push(block:times:acceleration:rotation:into:)`` can keep them in registers over a block.
+    @inline(__always)
+    private static func filtered(
+        _ input: Channels, latest: Channels, states: inout (PairState, PairState, PairState), section: PairSection,
+        filters: Bool, carriesRotation: Bool
+    ) -> Channels {
+        guard filters else { return input }
+        var result = latest
+        result.first = states.0.step(input.first, section)
+        result.second = states.1.step(input.second, section)
+        // Without a gyroscope the third pair stays zero, and so does its filter.
+        if carriesRotation { result.third = states.2.step(input.third, section) }
+        return result
+    }
+
+    /// ``push(timeSeconds:values:rotation:)`` on the samples `block` of a validated recording, after the first: writes
+    /// the latest filtered sample before the block to `anchors[0]` and each sample of the block, filtered, to
+    /// `anchors[1...]`, so that the grid samples between `anchors[k]` and `anchors[k + 1]` come from
+    /// ``nextGridSample(from:to:)``. The same arithmetic as one `push` per sample, in a loop that keeps the filter's
+    /// state and coefficients in registers rather than in the front end (docs/motion-inertial.md, "Speed").
+    mutating func push(
+        block: Range<Int>, times: UnsafeBufferPointer<Double>, acceleration: UnsafeBufferPointer<Vector3>,
+        rotation: UnsafeBufferPointer<Vector3>?, into anchors: UnsafeMutableBufferPointer<Anchor>
+    ) {
+        var filterStates = states
+        var current = latest
+        let (section, filters) = (pairSection, self.filters)
+        anchors[0] = Anchor(timeSeconds: latestTime, channels: current)
+        var slot = 1
+        if carriesRotation, let rotation {
+            for index in block {
+                let (a, r) = (acceleration[index], rotation[index])
+                current = Self.filtered(
+                    Channels(values: SIMD4(a.x, a.y, a.z, 0), rotation: SIMD4(r.x, r.y, r.z, 0)), latest: current,
+                    states: &filterStates, section: section, filters: filters, carriesRotation: true)
+                anchors[slot] = Anchor(timeSeconds: times[index], channels: current)
+                slot += 1
+            }
+        } else {
+            for index in block {
+                let a = acceleration[index]
+                current = Self.filtered(
+                    Channels(values: SIMD4(a.x, a.y, a.z, 0), rotation: .zero), latest: current, states: &filterStates,
+                    section: section, filters: filters, carriesRotation: false)
+                anchors[slot] = Anchor(timeSeconds: times[index], channels: current)
+                slot += 1
+            }
+        }
+        states = filterStates
+        latest = current
+        latestTime = anchors[slot - 1].timeSeconds
     }
 
     /// The first sample: settles the filters on it and makes it the grid's origin and its first point.
@@ -154,18 +202,28 @@ struct InertialFrontEnd: Sendable {
     /// the latest ``push(timeSeconds:values:rotation:)`` returned) and the latest sample, or `nil` when there is none.
     @inline(__always)
     mutating func nextGridSample(after previous: Anchor) -> GridSample? {
+        nextGridSample(from: previous, to: Anchor(timeSeconds: latestTime, channels: latest))
+    }
+
+    /// The next grid sample at or before the input sample `latest`, interpolated linearly between `previous` (the
+    /// input sample before it) and `latest`, or `nil` when there is none.
+    @inline(__always)
+    mutating func nextGridSample(from previous: Anchor, to latest: Anchor) -> GridSample? {
         // A tolerance of a microsecond keeps grid points that coincide with samples from slipping by rounding.
-        guard nextGridTime <= latestTime + 1e-6 else { return nil }
+        guard nextGridTime <= latest.timeSeconds + 1e-6 else { return nil }
         let gridTime = nextGridTime
         nextGridIndex += 1
         // Computed from the origin, not accumulated, so that rounding errors do not drift over hours.
         nextGridTime = gridOrigin + Double(nextGridIndex) / Self.analysisRateHertz
-        let span = latestTime - previous.timeSeconds
+        let span = latest.timeSeconds - previous.timeSeconds
         let weight = span > 0 ? min(1, max(0, (gridTime - previous.timeSeconds) / span)) : 1
-        let (from, to) = (previous.channels, latest)
+        let (from, to) = (previous.channels, latest.channels)
         let point = Channels(
             first: from.first + (to.first - from.first) * weight, second: from.second + (to.second - from.second) * weight,
             third: from.third + (to.third - from.third) * weight)
         return GridSample(timeSeconds: gridTime, values: point.values, rotation: carriesRotation ? point.rotation : .zero)
     }
+
+    /// Whether ``push(block:times:acceleration:rotation:into:)`` may be used: after the first sample.
+    var hasStarted: Bool { started }
 }

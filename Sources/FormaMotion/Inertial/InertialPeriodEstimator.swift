@@ -27,65 +27,136 @@ struct InertialPeriodEstimator: Sendable {
         let upper = min(maximumLag, count / 2)
         let lower = max(minimumLag, 1)
         guard upper > lower + 1 else { return nil }
-        var correlation = [Double](repeating: 0, count: upper + 2)
-        signal.withUnsafeBufferPointer { x in
-            for lag in [0] + Array((lower - 1)...(upper + 1)) {
-                // Four independent sums let the loop pipeline despite strict floating-point ordering.
-                var (p0, p1, p2, p3) = (0.0, 0.0, 0.0, 0.0)
-                let length = count - lag
-                var index = 0
-                while index + 4 <= length {
-                    p0 += x[index] * x[index + lag]
-                    p1 += x[index + 1] * x[index + 1 + lag]
-                    p2 += x[index + 2] * x[index + 2 + lag]
-                    p3 += x[index + 3] * x[index + 3 + lag]
-                    index += 4
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: upper + 2) { correlation in
+            signal.withUnsafeBufferPointer { x in
+                correlation[0] = Self.autocorrelation(x, lag: 0)
+                // Two lags per pass over the signal.
+                var lag = lower - 1
+                while lag + 1 <= upper + 1 {
+                    (correlation[lag], correlation[lag + 1]) = Self.autocorrelations(x, lag: lag)
+                    lag += 2
                 }
-                while index < length {
-                    p0 += x[index] * x[index + lag]
-                    index += 1
-                }
-                correlation[lag] = ((p0 + p1) + (p2 + p3)) / Double(length)
+                if lag == upper + 1 { correlation[lag] = Self.autocorrelation(x, lag: lag) }
             }
-        }
-        let energy = correlation[0]
-        guard energy > 0 else { return nil }
-        var maxima: [(lag: Int, value: Double)] = []
-        for lag in lower...upper {
-            let value = correlation[lag] / energy
-            if value > 0, correlation[lag] >= correlation[lag - 1], correlation[lag] > correlation[lag + 1] {
-                maxima.append((lag, value))
+            let energy = correlation[0]
+            guard energy > 0 else { return nil }
+            // The key maxima: the highest first, then the first that reaches `keyFraction` of it.
+            func isMaximum(_ lag: Int) -> Bool {
+                correlation[lag] / energy > 0 && correlation[lag] >= correlation[lag - 1]
+                    && correlation[lag] > correlation[lag + 1]
             }
+            var top: Double?
+            for lag in lower...upper where isMaximum(lag) {
+                let value = correlation[lag] / energy
+                if top.map({ $0 < value }) ?? true { top = value }
+            }
+            guard let top, let lag = (lower...upper).first(where: { isMaximum($0) && correlation[$0] / energy >= keyFraction * top })
+            else { return nil }
+            let (a, b, c) = (correlation[lag - 1], correlation[lag], correlation[lag + 1])
+            let curvature = a - 2 * b + c
+            let offset = curvature < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / curvature)) : 0
+            return Estimate(lag: Double(lag) + offset, strength: correlation[lag] / energy)
         }
-        guard let top = maxima.map(\.value).max(), let chosen = maxima.first(where: { $0.value >= keyFraction * top })
-        else { return nil }
-        let (a, b, c) = (correlation[chosen.lag - 1], correlation[chosen.lag], correlation[chosen.lag + 1])
-        let curvature = a - 2 * b + c
-        let offset = curvature < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / curvature)) : 0
-        return Estimate(lag: Double(chosen.lag) + offset, strength: chosen.value)
+    }
+
+    /// The autocorrelations at `lag` and `lag + 1` (see ``autocorrelation(_:lag:)``), in one pass that loads each
+    /// `x[i]` once for both: each lag's four partial sums take the same products in the same order as on its own.
+    @inline(__always)
+    private static func autocorrelations(_ x: UnsafeBufferPointer<Double>, lag: Int) -> (Double, Double) {
+        let (lengthA, lengthB) = (x.count - lag, x.count - lag - 1)
+        guard let base = x.baseAddress, lengthB > 0 else { return (autocorrelation(x, lag: lag), autocorrelation(x, lag: lag + 1)) }
+        let raw = UnsafeRawPointer(base)
+        let stride = MemoryLayout<Double>.stride
+        @inline(__always) func load(_ index: Int) -> SIMD2<Double> {
+            raw.loadUnaligned(fromByteOffset: index * stride, as: SIMD2<Double>.self)
+        }
+        var (a01, a23, b01, b23) = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero)
+        var index = 0
+        while index + 4 <= lengthB {
+            let (x01, x23) = (load(index), load(index + 2))
+            a01 += x01 * load(index + lag)
+            a23 += x23 * load(index + lag + 2)
+            b01 += x01 * load(index + lag + 1)
+            b23 += x23 * load(index + lag + 3)
+            index += 4
+        }
+        // The longer overlap (`lag`) may hold one more group of four.
+        var indexA = index
+        if indexA + 4 <= lengthA {
+            a01 += load(indexA) * load(indexA + lag)
+            a23 += load(indexA + 2) * load(indexA + lag + 2)
+            indexA += 4
+        }
+        var a0 = a01[0]
+        while indexA < lengthA {
+            a0 += x[indexA] * x[indexA + lag]
+            indexA += 1
+        }
+        var b0 = b01[0]
+        while index < lengthB {
+            b0 += x[index] * x[index + lag + 1]
+            index += 1
+        }
+        return (((a0 + a01[1]) + (a23[0] + a23[1])) / Double(lengthA), ((b0 + b01[1]) + (b23[0] + b23[1])) / Double(lengthB))
+    }
+
+    /// The mean of `x[i] × x[i + lag]` over the overlap. Four partial sums, each over every fourth product, let the
+    /// loop pipeline despite strict floating-point ordering; they are kept as two two-lane vectors (the same sums in
+    /// the same order, two products per vector operation).
+    @inline(__always)
+    private static func autocorrelation(_ x: UnsafeBufferPointer<Double>, lag: Int) -> Double {
+        let length = x.count - lag
+        guard let base = x.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        let stride = MemoryLayout<Double>.stride
+        var (p01, p23) = (SIMD2<Double>.zero, SIMD2<Double>.zero)
+        var index = 0
+        while index + 4 <= length {
+            let a01 = raw.loadUnaligned(fromByteOffset: index * stride, as: SIMD2<Double>.self)
+            let a23 = raw.loadUnaligned(fromByteOffset: (index + 2) * stride, as: SIMD2<Double>.self)
+            let b01 = raw.loadUnaligned(fromByteOffset: (index + lag) * stride, as: SIMD2<Double>.self)
+            let b23 = raw.loadUnaligned(fromByteOffset: (index + lag + 2) * stride, as: SIMD2<Double>.self)
+            p01 += a01 * b01
+            p23 += a23 * b23
+            index += 4
+        }
+        var p0 = p01[0]
+        while index < length {
+            p0 += x[index] * x[index + lag]
+            index += 1
+        }
+        return ((p0 + p01[1]) + (p23[0] + p23[1])) / Double(length)
     }
 }
 
-/// The direction of greatest variance of a few channels: the leading eigenvector of their covariance matrix, found by
+/// The direction of greatest variance of three channels: the leading eigenvector of their covariance matrix, found by
 /// power iteration (Golub and Van Loan, "Matrix Computations", §7.3).
 enum InertialPrincipalAxis {
-    /// The largest eigenvalue of a symmetric `dimension × dimension` matrix (row-major) and its unit eigenvector.
-    static func largestEigenpair(_ matrix: [Double], dimension: Int) -> (value: Double, vector: [Double]) {
-        guard dimension > 0, matrix.count == dimension * dimension else { return (0, []) }
-        // Start from the axis with the most variance, so the iteration cannot begin orthogonal to the answer.
-        var vector = [Double](repeating: 0, count: dimension)
-        let strongest = (0..<dimension).max { matrix[$0 * dimension + $0] < matrix[$1 * dimension + $1] } ?? 0
+    /// The largest eigenvalue of the symmetric 3 × 3 matrix with diagonal `xx`, `yy`, `zz` and off-diagonal `xy`, `xz`,
+    /// `yz`, and its unit eigenvector (fourth lane zero); the vector is `nil` when the matrix is zero. Fixed-size, so
+    /// nothing is allocated per iteration; the sums run in the order of the row-major matrix product.
+    static func largestEigenpair(
+        xx: Double, yy: Double, zz: Double, xy: Double, xz: Double, yz: Double
+    ) -> (value: Double, vector: SIMD4<Double>?) {
+        let rows = (SIMD4(xx, xy, xz, 0), SIMD4(xy, yy, yz, 0), SIMD4(xz, yz, zz, 0))
+        // Start from the axis with the most variance (the first of equals), so the iteration cannot begin orthogonal
+        // to the answer.
+        var strongest = 0
+        if xx < yy { strongest = 1 }
+        if (strongest == 0 ? xx : yy) < zz { strongest = 2 }
+        var vector = SIMD4<Double>.zero
         vector[strongest] = 1
         var value = 0.0
         for _ in 0..<100 {
-            var next = [Double](repeating: 0, count: dimension)
-            for row in 0..<dimension {
-                for column in 0..<dimension { next[row] += matrix[row * dimension + column] * vector[column] }
+            func product(_ row: SIMD4<Double>) -> Double {
+                ((0 + row[0] * vector[0]) + row[1] * vector[1]) + row[2] * vector[2]
             }
-            let norm = next.reduce(0) { $0 + $1 * $1 }.squareRoot()
-            guard norm > 0 else { return (0, vector) }
-            let change = zip(next, vector).reduce(0) { $0 + abs($1.0 / norm - $1.1) }
-            vector = next.map { $0 / norm }
+            let next = SIMD4(product(rows.0), product(rows.1), product(rows.2), 0)
+            let norm = (((0 + next[0] * next[0]) + next[1] * next[1]) + next[2] * next[2]).squareRoot()
+            guard norm > 0 else { return (0, nil) }
+            let change = ((0 + abs(next[0] / norm - vector[0])) + abs(next[1] / norm - vector[1]))
+                + abs(next[2] / norm - vector[2])
+            vector = SIMD4(next[0] / norm, next[1] / norm, next[2] / norm, 0)
             value = norm
             if change < 1e-12 { break }
         }

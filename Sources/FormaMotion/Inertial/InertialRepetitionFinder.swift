@@ -58,17 +58,36 @@ struct InertialRepetitionFinder: Sendable {
     /// The rate of the samples given to ``find(accelerometer:openStart:openEnd:)``, in hertz.
     let sampleRateHertz: Double
 
-    /// Analyses one bout. `accelerometer` holds x, y and z (g; fourth lane unused) at ``sampleRateHertz``, `rotation`
-    /// the gyroscope's x, y and z (deg/s) at the same instants, or `nil`; `openStart` and `openEnd` say whether the
-    /// bout begins or ends at the recording's boundary (see ``InertialPhaseCounter``). Indices in the outcome refer
-    /// to the given samples.
+    /// Analyses one bout of grid samples at ``sampleRateHertz``: the accelerometer's x, y and z (g) and, when
+    /// `usesRotation`, the gyroscope's (deg/s); `openStart` and `openEnd` say whether the bout begins or ends at the
+    /// recording's boundary (see ``InertialPhaseCounter``). Indices in the outcome refer to the given samples.
+    func find(
+        bout: [InertialFrontEnd.GridSample], usesRotation: Bool, openStart: Bool = false, openEnd: Bool = false
+    ) -> Outcome {
+        let factor = Self.decimation
+        let accelerometer = Self.decimated(bout, by: factor) { $0.values }
+        let rotation = usesRotation ? Self.decimated(bout, by: factor) { $0.rotation } : nil
+        return find(
+            decimated: accelerometer, rotation: rotation, sampleCount: bout.count, openStart: openStart, openEnd: openEnd)
+    }
+
+    /// ``find(bout:usesRotation:openStart:openEnd:)`` on samples given as vectors (x, y, z; fourth lane unused).
     func find(
         accelerometer: [SIMD4<Double>], rotation: [SIMD4<Double>]? = nil, openStart: Bool = false, openEnd: Bool = false
+    ) -> Outcome {
+        let factor = Self.decimation
+        let decimatedRotation = rotation.flatMap { $0.count == accelerometer.count ? Self.decimated($0, by: factor) { $0 } : nil }
+        return find(
+            decimated: Self.decimated(accelerometer, by: factor) { $0 }, rotation: decimatedRotation,
+            sampleCount: accelerometer.count, openStart: openStart, openEnd: openEnd)
+    }
+
+    private func find(
+        decimated: InertialAxes, rotation: InertialAxes?, sampleCount: Int, openStart: Bool, openEnd: Bool
     ) -> Outcome {
         let none = Outcome(repetitions: [], periodSamples: nil, periodicity: 0, cycles: 0)
         let factor = Self.decimation
         let rate = sampleRateHertz / Double(factor)
-        let decimated = Self.decimated(accelerometer, by: factor)
         guard decimated.count >= Int(2 * configuration.minimumPeriodSeconds * rate) else { return none }
         let estimator = InertialPeriodEstimator(
             minimumLag: Int((configuration.minimumPeriodSeconds * rate).rounded(.down)),
@@ -77,20 +96,19 @@ struct InertialRepetitionFinder: Sendable {
         var chosen: Candidate?
         // Every signal that moves enough to be a candidate, counted from or not: each tells whether the wrist is
         // moving at the bout's edges.
-        var movers: [[Double]] = []
+        var movers: (vertical: [Double]?, rotation: [Double]?) = (nil, nil)
         let motion = InertialVerticalMotion.analyse(accelerometer: decimated, sampleRateHertz: rate, configuration: configuration)
-        if Self.rms(motion.acceleration) >= configuration.minimumMovementG {
-            movers.append(motion.acceleration)
+        if Self.rms(motion.acceleration[...]) >= configuration.minimumMovementG {
+            movers.vertical = motion.acceleration
             if let period = estimator.estimate(motion.displacement), period.strength >= configuration.minimumPeriodicity {
                 chosen = Candidate(
                     drive: motion.acceleration, position: motion.displacement, period: period, isRotation: false)
             }
         }
-        if let rotation, rotation.count == accelerometer.count {
-            let turning = InertialRotationMotion.analyse(
-                rotation: Self.decimated(rotation, by: factor), sampleRateHertz: rate, configuration: configuration)
-            if Self.rms(turning.rate) >= configuration.minimumRotationDegreesPerSecond {
-                movers.append(turning.rate)
+        if let rotation {
+            let turning = InertialRotationMotion.analyse(rotation: rotation, sampleRateHertz: rate, configuration: configuration)
+            if Self.rms(turning.rate[...]) >= configuration.minimumRotationDegreesPerSecond {
+                movers.rotation = turning.rate
                 if let period = estimator.estimate(turning.angle), period.strength >= configuration.minimumPeriodicity,
                    chosen.map({ period.strength > $0.period.strength + configuration.rotationPreferenceMargin }) ?? true {
                     chosen = Candidate(drive: turning.rate, position: turning.angle, period: period, isRotation: true)
@@ -103,17 +121,18 @@ struct InertialRepetitionFinder: Sendable {
         // any of the signals that move enough to be candidates (a set cut while the wrist turns is cut even if the
         // count comes from the vertical, and the other way round), each against its own RMS over the bout.
         let edge = max(1, Int(rate))
-        let movingAtStart = movers.contains { signal in
-            Self.rms(Array(signal.prefix(edge))) >= configuration.openEdgeMovementFraction * Self.rms(signal)
+        func moving(_ signal: [Double]?, atStart: Bool) -> Bool {
+            guard let signal else { return false }
+            let part = atStart ? signal.prefix(edge) : signal.suffix(edge)
+            return Self.rms(part) >= configuration.openEdgeMovementFraction * Self.rms(signal[...])
         }
-        let movingAtEnd = movers.contains { signal in
-            Self.rms(Array(signal.suffix(edge))) >= configuration.openEdgeMovementFraction * Self.rms(signal)
-        }
+        let movingAtStart = moving(movers.vertical, atStart: true) || moving(movers.rotation, atStart: true)
+        let movingAtEnd = moving(movers.vertical, atStart: false) || moving(movers.rotation, atStart: false)
         let phase = InertialPhaseCounter(configuration: configuration, sampleRateHertz: rate).count(
             displacement: chosen.position, periodSamples: period.lag, openStart: openStart && movingAtStart,
             openEnd: openEnd && movingAtEnd)
         let acceleration = chosen.drive
-        let last = accelerometer.count - 1
+        let last = sampleCount - 1
         let repetitions = phase.repetitions.map { span in
             var peak = span.lowerBound
             for index in span where abs(acceleration[index]) > abs(acceleration[peak]) { peak = index }
@@ -132,21 +151,26 @@ struct InertialRepetitionFinder: Sendable {
             cycles: phase.cycles, usedRotation: chosen.isRotation, trace: trace)
     }
 
-    /// Averages of consecutive groups of `factor` samples (a trailing incomplete group is dropped).
-    static func decimated(_ samples: [SIMD4<Double>], by factor: Int) -> [SIMD4<Double>] {
-        var result = [SIMD4<Double>]()
-        result.reserveCapacity(samples.count / factor)
-        var start = 0
-        while start + factor <= samples.count {
-            var sum = SIMD4<Double>.zero
-            for index in start..<(start + factor) { sum += samples[index] }
-            result.append(sum / Double(factor))
-            start += factor
+    /// Averages of consecutive groups of `factor` samples (a trailing incomplete group is dropped) of the x, y and z
+    /// lanes of `vector(sample)`, each lane summed from zero in order and divided by `factor`, as a vector sum would.
+    static func decimated<Sample>(
+        _ samples: [Sample], by factor: Int, _ vector: (Sample) -> SIMD4<Double>
+    ) -> InertialAxes {
+        let count = samples.count / factor
+        var (x, y, z) = ([Double](repeating: 0, count: count), [Double](repeating: 0, count: count), [Double](repeating: 0, count: count))
+        let divisor = Double(factor)
+        samples.withUnsafeBufferPointer { samples in
+            for group in 0..<count {
+                var sum = SIMD4<Double>.zero
+                for index in (group * factor)..<(group * factor + factor) { sum += vector(samples[index]) }
+                let mean = sum / divisor
+                (x[group], y[group], z[group]) = (mean[0], mean[1], mean[2])
+            }
         }
-        return result
+        return InertialAxes(x: x, y: y, z: z)
     }
 
-    static func rms(_ values: [Double]) -> Double {
+    static func rms(_ values: ArraySlice<Double>) -> Double {
         guard !values.isEmpty else { return 0 }
         return (values.reduce(0) { $0 + $1 * $1 } / Double(values.count)).squareRoot()
     }

@@ -22,29 +22,37 @@ enum InertialRotationMotion {
     static func analyse(
         rotation: [SIMD4<Double>], sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
+        analyse(rotation: InertialAxes(rotation), sampleRateHertz: sampleRateHertz, configuration: configuration)
+    }
+
+    /// Analyses one bout of gyroscope samples (x, y, z in deg/s, one array each) at `sampleRateHertz`.
+    static func analyse(
+        rotation: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
+    ) -> Result {
         guard rotation.count > 2 else { return Result(rate: [], angle: []) }
         let padding = Int(3 * sampleRateHertz)
         let band = InertialBiquad.bandPass(
             lowHertz: configuration.bandLowHertz, highHertz: configuration.bandHighHertz, sampleRateHertz: sampleRateHertz)
-        let filtered = InertialFiltering.zeroPhase(rotation, band, padding: padding)
+        let filtered = rotation.zeroPhase(band, padding: padding)
         var products = (SIMD4<Double>.zero, SIMD4<Double>.zero)  // xx, yy, zz and xy, xz, yz
-        for value in filtered {
-            var w = value
-            w[3] = 0
+        for index in 0..<filtered.count {
+            let w = filtered[index]
             products.0 += w * w
             products.1 += SIMD4(w[0] * w[1], w[0] * w[2], w[1] * w[2], 0)
         }
-        let covariance = [
-            products.0[0], products.1[0], products.1[1],
-            products.1[0], products.0[1], products.1[2],
-            products.1[1], products.1[2], products.0[2],
-        ]
-        let (largest, axis) = InertialPrincipalAxis.largestEigenpair(covariance, dimension: 3)
-        guard largest > 0, axis.count == 3 else {
+        let (largest, axis) = InertialPrincipalAxis.largestEigenpair(
+            xx: products.0[0], yy: products.0[1], zz: products.0[2], xy: products.1[0], xz: products.1[1],
+            yz: products.1[2])
+        guard largest > 0, let direction = axis else {
             return Result(rate: [Double](repeating: 0, count: rotation.count), angle: [Double](repeating: 0, count: rotation.count))
         }
-        let direction = SIMD4(axis[0], axis[1], axis[2], 0)
-        let rate = filtered.map { ($0 * direction).sum() }
+        // The fourth lane is zero here and in `direction`, so it adds nothing to the sum (filtering the vector's unused
+        // lane could leave a negative zero there, whose product changes at most the sign of a zero rate, which neither
+        // the angle, nor any RMS, nor the peak search, which compares magnitudes, can see).
+        let rate = [Double](unsafeUninitializedCapacity: filtered.count) { buffer, count in
+            for index in 0..<filtered.count { buffer[index] = (filtered[index] * direction).sum() }
+            count = filtered.count
+        }
         let drift = [InertialBiquad.highPass(cutoffHertz: configuration.integrationHighPassHertz, sampleRateHertz: sampleRateHertz)]
         let angle = InertialFiltering.zeroPhase(
             InertialVerticalMotion.integrate(rate, scale: 1 / sampleRateHertz), drift, padding: padding)

@@ -7,9 +7,9 @@
 /// ``InertialAnalyzer/analyze(_:)`` on the same samples returns exactly them.
 ///
 /// Cost per sample: O(1) for the front end and segmenter; each bout of m grid samples then costs O(m log m + m × lags)
-/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 180–770 instructions per input sample in
-/// all on a release build, depending on the input rate and on how much rest the bouts are spread over (269 at 50 Hz
-/// on the benchmark; docs/motion-inertial.md, "Speed").
+/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 160–620 instructions per input sample in
+/// all on a release build, depending on the input rate and on how much rest the bouts are spread over (233 at 50 Hz
+/// on the benchmark, 435 on a SPAR set that moves throughout; docs/motion-inertial.md, "Speed").
 public struct InertialStreamAnalyzer: Sendable {
     private let configuration: InertialAnalyzer.Configuration
     private let hasRotation: Bool
@@ -30,6 +30,8 @@ public struct InertialStreamAnalyzer: Sendable {
     private let finder: InertialRepetitionFinder
     /// What decided each counted bout's count, in order, for the evaluations' diagnostics.
     package private(set) var traces: [InertialBoutTrace] = []
+    /// Whether ``traces`` are kept (only ``InertialAnalyzer/analyzeTracing(_:)`` asks for them).
+    package var keepsTraces = false
 
     /// Creates an analyzer for samples at about `sampleRateHertz`, with or without gyroscope values.
     public init(
@@ -86,20 +88,15 @@ public struct InertialStreamAnalyzer: Sendable {
     mutating func feed(_ recording: InertialRecording) {
         let times = recording.timesSeconds
         guard let last = times.last else { return }
+        let rotation = carriesRotation ? recording.rotation : nil
         recording.acceleration.withUnsafeBufferPointer { acceleration in
             times.withUnsafeBufferPointer { times in
-                if carriesRotation, let rotation = recording.rotation {
+                if let rotation {
                     rotation.withUnsafeBufferPointer { rotation in
-                        for index in 0..<times.count {
-                            let (a, r) = (acceleration[index], rotation[index])
-                            advance(timeSeconds: times[index], values: SIMD4(a.x, a.y, a.z, 0), rotation: SIMD4(r.x, r.y, r.z, 0))
-                        }
+                        feed(times: times, acceleration: acceleration, rotation: rotation)
                     }
                 } else {
-                    for index in 0..<times.count {
-                        let a = acceleration[index]
-                        advance(timeSeconds: times[index], values: SIMD4(a.x, a.y, a.z, 0), rotation: .zero)
-                    }
+                    feed(times: times, acceleration: acceleration, rotation: nil)
                 }
             }
         }
@@ -107,15 +104,43 @@ public struct InertialStreamAnalyzer: Sendable {
         sampleIndex += times.count
     }
 
+    /// The samples of a validated recording through the front end in blocks: each block is filtered in one loop, then
+    /// its grid samples go through the rest detector (the same values as one ``advance`` per sample).
+    private mutating func feed(
+        times: UnsafeBufferPointer<Double>, acceleration: UnsafeBufferPointer<Vector3>, rotation: UnsafeBufferPointer<Vector3>?
+    ) {
+        var next = 0
+        if !frontEnd.hasStarted, next < times.count {
+            let (a, r) = (acceleration[0], rotation?[0] ?? .zero)
+            advance(timeSeconds: times[0], values: SIMD4(a.x, a.y, a.z, 0), rotation: SIMD4(r.x, r.y, r.z, 0))
+            next = 1
+        }
+        let blockSize = 256
+        withUnsafeTemporaryAllocation(of: InertialFrontEnd.Anchor.self, capacity: blockSize + 1) { anchors in
+            while next < times.count {
+                let block = next..<min(times.count, next + blockSize)
+                frontEnd.push(block: block, times: times, acceleration: acceleration, rotation: rotation, into: anchors)
+                for slot in 1...block.count {
+                    while let point = frontEnd.nextGridSample(from: anchors[slot - 1], to: anchors[slot]) { grid(point) }
+                }
+                next = block.upperBound
+            }
+        }
+    }
+
     /// One valid sample through the front end, and each grid sample it completes through the rest detector.
     @inline(__always)
     private mutating func advance(timeSeconds: Double, values: SIMD4<Double>, rotation: SIMD4<Double>) {
         let previous = frontEnd.push(timeSeconds: timeSeconds, values: values, rotation: rotation)
-        while let point = frontEnd.nextGridSample(after: previous) {
-            if firstGridTime == nil { firstGridTime = point.timeSeconds }
-            lastGridTime = point.timeSeconds
-            if let bout = segmenter.push(point) { analyse(bout, endsRecording: false) }
-        }
+        while let point = frontEnd.nextGridSample(after: previous) { grid(point) }
+    }
+
+    /// One grid sample through the rest detector, and the analysis of the bout it ends, if any.
+    @inline(__always)
+    private mutating func grid(_ point: InertialFrontEnd.GridSample) {
+        if firstGridTime == nil { firstGridTime = point.timeSeconds }
+        lastGridTime = point.timeSeconds
+        if let bout = segmenter.push(point) { analyse(bout, endsRecording: false) }
     }
 
     /// Ends the stream and returns the repetitions of the bout still open, if any.
@@ -137,14 +162,14 @@ public struct InertialStreamAnalyzer: Sendable {
         guard let first = bout.first, let last = bout.last else { return }
         bouts.append(InertialAnalysis.Segment(startSeconds: first.timeSeconds, endSeconds: last.timeSeconds))
         let outcome = finder.find(
-            accelerometer: bout.map(\.values), rotation: carriesRotation ? bout.map(\.rotation) : nil, openStart: first.timeSeconds == firstGridTime, openEnd: endsRecording)
+            bout: bout, usesRotation: carriesRotation, openStart: first.timeSeconds == firstGridTime, openEnd: endsRecording)
         let found = outcome.repetitions.map { repetition in
             InertialAnalysis.Repetition(
                 number: 0, startSeconds: bout[repetition.start].timeSeconds, endSeconds: bout[repetition.end].timeSeconds,
                 peakSeconds: bout[repetition.peak].timeSeconds)
         }
         if outcome.usedRotation, !found.isEmpty { usedRotation = true }
-        if let trace = outcome.trace { traces.append(trace) }
+        if keepsTraces, let trace = outcome.trace { traces.append(trace) }
         for var repetition in found {
             repetition.number = repetitions.count + 1
             repetitions.append(repetition)

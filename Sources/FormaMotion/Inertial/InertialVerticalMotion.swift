@@ -30,39 +30,44 @@ enum InertialVerticalMotion {
     static func analyse(
         accelerometer: [SIMD4<Double>], sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
+        analyse(accelerometer: InertialAxes(accelerometer), sampleRateHertz: sampleRateHertz, configuration: configuration)
+    }
+
+    /// Analyses one bout of accelerometer samples (x, y, z in g, one array each) at `sampleRateHertz`.
+    static func analyse(
+        accelerometer: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
+    ) -> Result {
         let count = accelerometer.count
         guard count > 2 else { return Result(acceleration: [], displacement: [], alongGravity: true) }
         let padding = Int(3 * sampleRateHertz)
-        let gravity = InertialFiltering.zeroPhase(
-            accelerometer, [InertialBiquad.lowPass(cutoffHertz: configuration.gravityCutoffHertz, sampleRateHertz: sampleRateHertz)],
+        let gravity = accelerometer.zeroPhase(
+            [InertialBiquad.lowPass(cutoffHertz: configuration.gravityCutoffHertz, sampleRateHertz: sampleRateHertz)],
             padding: padding)
-        var dynamic = [SIMD4<Double>](repeating: .zero, count: count)
         var vertical = [Double](repeating: 0, count: count)
         var products = (SIMD4<Double>.zero, SIMD4<Double>.zero)  // xx, yy, zz and xy, xz, yz
-        for index in 0..<count {
-            var g = gravity[index]
-            g[3] = 0
+        // The dynamic acceleration `a − g` of a sample (fourth lane zero).
+        func dynamic(_ index: Int, _ g: SIMD4<Double>) -> SIMD4<Double> {
             var d = accelerometer[index] - g
             d[3] = 0
-            dynamic[index] = d
+            return d
+        }
+        for index in 0..<count {
+            let g = gravity[index]
+            let d = dynamic(index, g)
             let norm = (g * g).sum().squareRoot()
             vertical[index] = norm > 0 ? (d * g).sum() / norm : 0
             products.0 += d * d
             products.1 += SIMD4(d[0] * d[1], d[0] * d[2], d[1] * d[2], 0)
         }
-        let covariance = [
-            products.0[0], products.1[0], products.1[1],
-            products.1[0], products.0[1], products.1[2],
-            products.1[1], products.1[2], products.0[2],
-        ]
         let verticalEnergy = vertical.reduce(0) { $0 + $1 * $1 }
-        let (largest, axis) = InertialPrincipalAxis.largestEigenpair(covariance, dimension: 3)
+        let (largest, axis) = InertialPrincipalAxis.largestEigenpair(
+            xx: products.0[0], yy: products.0[1], zz: products.0[2], xy: products.1[0], xz: products.1[1],
+            yz: products.1[2])
         var alongGravity = true
         var signal = vertical
-        if largest > 0, verticalEnergy < configuration.minimumVerticalShare * largest {
+        if largest > 0, let direction = axis, verticalEnergy < configuration.minimumVerticalShare * largest {
             alongGravity = false
-            let direction = SIMD4(axis[0], axis[1], axis[2], 0)
-            signal = dynamic.map { ($0 * direction).sum() }
+            for index in 0..<count { signal[index] = (dynamic(index, gravity[index]) * direction).sum() }
         }
         let band = InertialBiquad.bandPass(
             lowHertz: configuration.bandLowHertz, highHertz: configuration.bandHighHertz, sampleRateHertz: sampleRateHertz)
@@ -79,9 +84,43 @@ enum InertialVerticalMotion {
     /// Running sum times `scale` (rectangle rule).
     static func integrate(_ signal: [Double], scale: Double) -> [Double] {
         var sum = 0.0
-        return signal.map { value in
-            sum += value * scale
-            return sum
+        return [Double](unsafeUninitializedCapacity: signal.count) { result, count in
+            for index in 0..<signal.count {
+                sum += signal[index] * scale
+                result[index] = sum
+            }
+            count = signal.count
         }
+    }
+}
+
+/// One sensor's three channels over a bout (x, y, z), one array each: what the per-bout analysis filters channel by
+/// channel. Arrays of `Double` rather than of `SIMD4<Double>`, whose generic array storage the Swift runtime must
+/// instantiate, checking `SIMD4`'s requirements, the first time a process makes one (about 250,000 instructions, more
+/// than a whole bout's analysis; docs/motion-inertial.md, "Speed").
+struct InertialAxes: Sendable {
+    var x: [Double]
+    var y: [Double]
+    var z: [Double]
+
+    var count: Int { x.count }
+
+    init(x: [Double], y: [Double], z: [Double]) {
+        (self.x, self.y, self.z) = (x, y, z)
+    }
+
+    /// The first three lanes of each sample.
+    init(_ samples: [SIMD4<Double>]) {
+        self.init(x: samples.map { $0[0] }, y: samples.map { $0[1] }, z: samples.map { $0[2] })
+    }
+
+    /// One sample, fourth lane zero.
+    @inline(__always)
+    subscript(index: Int) -> SIMD4<Double> { SIMD4(x[index], y[index], z[index], 0) }
+
+    /// Each channel filtered by ``InertialFiltering/zeroPhase(_:_:padding:)`` (x and y together, as two lanes).
+    func zeroPhase(_ sections: [InertialBiquad], padding: Int) -> InertialAxes {
+        let (x, y) = InertialFiltering.zeroPhase(x, y, sections, padding: padding)
+        return InertialAxes(x: x, y: y, z: InertialFiltering.zeroPhase(z, sections, padding: padding))
     }
 }
