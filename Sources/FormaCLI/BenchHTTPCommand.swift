@@ -89,6 +89,7 @@ struct BenchHTTPCommand: AsyncParsableCommand {
             BenchHTTPEndpoint(
                 name: "GET /v1/workouts?status=saved", path: "/v1/workouts?status=saved", connections: half,
                 header: authorization),
+            BenchHTTPEndpoint(name: "GET /v1/plans", path: "/v1/plans", connections: half, header: authorization),
             BenchHTTPEndpoint(
                 name: "POST /v1/workouts/generate", path: "/v1/workouts/generate", connections: half,
                 script: generateScript.path),

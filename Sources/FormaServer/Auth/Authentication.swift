@@ -12,6 +12,9 @@ struct AuthenticatedUser: Sendable {
     let token: UserTokenModel?
     let userID: UUID
     let companyID: UUID
+    /// The person's follow counts and avatar tag, read in the same statement as their token for operations that
+    /// show the caller's own profile (``AuthenticationMiddleware/readsProfileCounts``); `nil` otherwise.
+    var profileCounts: PeopleStore.Counts?
 
     init(user: UserModel, company: CompanyModel, token: UserTokenModel?) throws(ServiceError) {
         guard let userID = user.id, let companyID = company.id else {
@@ -91,6 +94,10 @@ struct AuthenticationMiddleware: ServerMiddleware {
         requirements[operationID] ?? .person
     }
 
+    /// Operations that answer the caller's own profile: a bearer token is read with the profile's counts in one
+    /// statement (``AuthenticatedUser/profileCounts``), one database round trip instead of two.
+    static let readsProfileCounts: Set<String> = ["getProfile"]
+
     let databases: DatabasePool
     let clock: FormaClock
 
@@ -113,7 +120,9 @@ struct AuthenticationMiddleware: ServerMiddleware {
             guard credentials.bearerToken != nil else { throw AuthenticationError.missingBearerToken }
             caller.person = try await Authentication.person(credentials, now: clock.now, on: databases.database())
         case .person:
-            caller.person = try await Authentication.person(credentials, now: clock.now, on: databases.database())
+            caller.person = try await Authentication.person(
+                credentials, now: clock.now, profileCounts: Self.readsProfileCounts.contains(operationID),
+                on: databases.database())
         }
         return try await Caller.$current.withValue(caller) {
             try await next(request, body, metadata)
@@ -170,11 +179,11 @@ enum Authentication {
     ///
     /// - Throws: ``AuthenticationError`` for missing, unknown, revoked or expired credentials, or a token and a key
     ///   of different companies; ``InputError/invalid(_:)`` for a malformed host user id.
-    static func person(_ credentials: Credentials, now: Date, on database: any Database) async throws
-        -> AuthenticatedUser
+    static func person(_ credentials: Credentials, now: Date, profileCounts: Bool = false, on database: any Database)
+        async throws -> AuthenticatedUser
     {
         if let bearer = credentials.bearerToken {
-            let authenticated = try await user(forToken: bearer, now: now, on: database)
+            let authenticated = try await user(forToken: bearer, now: now, profileCounts: profileCounts, on: database)
             if let key = credentials.apiKey {
                 let company = try await company(forKey: key, on: database)
                 guard company.id == authenticated.companyID else { throw AuthenticationError.companiesDiffer }
@@ -191,28 +200,26 @@ enum Authentication {
         throw AuthenticationError.missingCredentials
     }
 
-    /// The person a user token belongs to, read with the token in one query (token, user and company joined).
+    /// The person a user token belongs to, read with the token in one query (token, user and company joined;
+    /// ``TokenLookup``), with their profile's counts when `profileCounts` (``AuthenticatedUser/profileCounts``).
     ///
     /// Nothing is cached: a token revoked (signed out, account deleted) or expired a moment ago is refused by the
     /// next request. The lookup is by the unique index on the token's digest.
     ///
     /// - Throws: ``AuthenticationError/invalidToken`` or ``AuthenticationError/expiredToken``.
-    static func user(forToken token: String, now: Date, on database: any Database) async throws -> AuthenticatedUser {
+    static func user(forToken token: String, now: Date, profileCounts: Bool = false, on database: any Database)
+        async throws -> AuthenticatedUser
+    {
         guard Secret.looksLike(token, .userToken),
-            let record = try await UserTokenModel.query(on: database)
-                .filter(\.$tokenHash == Secret.digest(token))
-                .join(parent: \.$user)
-                .join(from: UserModel.self, parent: \.$company)
-                .first()
+            let found = try await TokenLookup.find(
+                digest: Secret.digest(token), profileCounts: profileCounts, on: database.sql())
         else {
             throw AuthenticationError.invalidToken
         }
-        guard record.expiresAt > now else { throw AuthenticationError.expiredToken }
-        let user = try record.joined(UserModel.self)
-        let company = try record.joined(CompanyModel.self)
-        record.$user.value = user
-        user.$company.value = company
-        return try AuthenticatedUser(user: user, company: company, token: record)
+        guard found.token.expiresAt > now else { throw AuthenticationError.expiredToken }
+        var person = try AuthenticatedUser(user: found.user, company: found.company, token: found.token)
+        person.profileCounts = found.profileCounts
+        return person
     }
 
     /// The host app's user with this id in this company, created if the company has not seen it before.

@@ -29,7 +29,22 @@ enum Secret {
 
     /// The lowercase hex SHA-256 digest stored in place of the secret.
     static func digest(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        hex(SHA256.hash(data: Data(secret.utf8)))
+    }
+
+    /// Lowercase hex of `bytes`, two digits a byte. Written by hand: `String(format: "%02x")` per byte goes
+    /// through Foundation's formatter on Linux, and the token's digest is taken on every authenticated request.
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits: StaticString = "0123456789abcdef"
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.underestimatedCount * 2)
+        digits.withUTF8Buffer { digits in
+            for byte in bytes {
+                utf8.append(digits[Int(byte >> 4)])
+                utf8.append(digits[Int(byte & 0x0f)])
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// Whether text is shaped like a secret of this kind (prefix and length), to reject junk before a database read.

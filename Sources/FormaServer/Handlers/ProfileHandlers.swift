@@ -6,7 +6,8 @@ import Foundation
 extension FormaAPIHandler {
     func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output {
         let me = try Caller.person()
-        return .ok(.init(body: .json(try await .init(me.user, company: me.company, on: try database()))))
+        return .ok(.init(body: .json(
+            try await .init(me.user, company: me.company, counts: me.profileCounts, on: try database()))))
     }
 
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
@@ -86,10 +87,15 @@ struct ProfileUpdate {
 }
 
 extension Components.Schemas.Profile {
-    /// The wire form of a person. Reads the avatar's entity tag, so clients know when their cached picture is stale.
-    init(_ user: UserModel, company: CompanyModel, on database: any Database) async throws {
+    /// The wire form of a person. Reads the avatar's entity tag, so clients know when their cached picture is stale,
+    /// and the follow counts, unless `counts` were read already (with the token, `GET /v1/me`).
+    init(_ user: UserModel, company: CompanyModel, counts: PeopleStore.Counts? = nil, on database: any Database)
+        async throws
+    {
         let userID = try user.requireID()
-        let counts = try await PeopleStore.counts(of: userID, companyID: try company.requireID(), on: database)
+        let counts = if let counts { counts } else {
+            try await PeopleStore.counts(of: userID, companyID: try company.requireID(), on: database)
+        }
         self.init(
             id: userID.uuidString, userId: user.externalID, email: user.email,
             company: .init(id: try company.requireID().uuidString, name: company.name),

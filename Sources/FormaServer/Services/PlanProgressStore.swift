@@ -28,8 +28,14 @@ struct PlanProgressStore {
             .filter(\.$userID == userID).filter(\.$companyID == companyID).filter(\.$planID == planID).first()
     }
 
+    /// The plans the person is enrolled in, for the plan list: one column, fixed SQL text (no Fluent query to build
+    /// on every visit of the list; docs/performance.md).
     func enrolledPlanIDs() async throws -> Set<String> {
-        Set(try await PlanEnrolmentModel.query(on: database).filter(\.$userID == userID).all().map(\.planID))
+        let rows = try await database.sql().raw("""
+            SELECT "plan_id" FROM "\(unsafeRaw: PlanEnrolmentModel.schema)" \
+            WHERE "user_id" = \(bind: userID) AND "company_id" = \(bind: companyID)
+            """).all()
+        return Set(try rows.map { try $0.decode(column: "plan_id", as: String.self) })
     }
 
     /// Enrols the person in `plan`; `created` is false when they already were (a repeated request is harmless).

@@ -2,6 +2,7 @@ import FormaAPI
 import FormaCore
 import Fluent
 import Foundation
+import SQLKit
 
 /// The person's grouped workout lists and weekly history.
 struct WorkoutLists {
@@ -15,16 +16,12 @@ struct WorkoutLists {
             guard let run = try await store.activeRun() else { return [] }
             return try await pair([run], limit: limit)
         case "saved":
-            let workouts = try await WorkoutModel.query(on: store.database)
-                .filter(\.$userID == store.userID).filter(\.$companyID == store.companyID)
-                .filter(\.$savedAt != nil)
-                .sort(\.$savedAt, .descending).range(..<limit).all()
+            let workouts = try await savedWorkouts(limit: limit)
             let ids = try workouts.map { try $0.requireID() }
-            let runs = try await store.runs().filter(\.$workoutID ~~ ids)
-                .filter(\.$status == WorkoutRunStatus.completed.rawValue)
-                .sort(\.$endedAt, .descending).all()
             var latest: [UUID: WorkoutRunModel] = [:]
-            for run in runs where latest[run.workoutID] == nil { latest[run.workoutID] = run }
+            for run in try await completedRuns(of: ids) where latest[run.workoutID] == nil {
+                latest[run.workoutID] = run
+            }
             return try workouts.map {
                 try WorkoutMapping.listItem($0, run: latest[try $0.requireID()], now: store.now)
             }
@@ -33,6 +30,36 @@ struct WorkoutLists {
                 .sort(\.$endedAt, .descending).range(..<limit).all()
             return try await pair(runs, limit: limit)
         }
+    }
+
+    // The saved list's two reads are fixed SQL text rather than Fluent queries: the list is read on every visit
+    // of the workouts page, and building a Fluent query and quoting each of its identifiers cost more than the
+    // read itself (docs/performance.md, "What makes it fast").
+
+    /// Columns of a saved workout as the list reads it: all but `content`, the whole workout, which a list item
+    /// does not show (a model read without it must not touch ``WorkoutModel/content``).
+    private static let listedWorkoutColumns = WorkoutModel().properties
+        .compactMap { $0 as? any AnyDatabaseProperty }.flatMap(\.keys).map(\.description)
+        .filter { $0 != "content" }.map { "\"\($0)\"" }.joined(separator: ", ")
+
+    /// The person's saved workouts, last saved first, without their content.
+    private func savedWorkouts(limit: Int) async throws -> [WorkoutModel] {
+        try await store.database.sql().raw("""
+            SELECT \(unsafeRaw: Self.listedWorkoutColumns) FROM "\(unsafeRaw: WorkoutModel.schema)" \
+            WHERE "user_id" = \(bind: store.userID) AND "company_id" = \(bind: store.companyID) \
+            AND "saved_at" IS NOT NULL ORDER BY "saved_at" DESC LIMIT \(literal: limit)
+            """).all(decodingFluent: WorkoutModel.self)
+    }
+
+    /// The person's completed runs of these workouts, last ended first; none read when there are no workouts.
+    private func completedRuns(of workoutIDs: [UUID]) async throws -> [WorkoutRunModel] {
+        guard !workoutIDs.isEmpty else { return [] }
+        return try await store.database.sql().raw("""
+            SELECT * FROM "\(unsafeRaw: WorkoutRunModel.schema)" \
+            WHERE "user_id" = \(bind: store.userID) AND "company_id" = \(bind: store.companyID) \
+            AND "status" = \(bind: WorkoutRunStatus.completed.rawValue) \
+            AND "workout_id" IN (\(binds: workoutIDs)) ORDER BY "ended_at" DESC
+            """).all(decodingFluent: WorkoutRunModel.self)
     }
 
     private func pair(_ runs: [WorkoutRunModel], limit: Int) async throws -> [Components.Schemas.WorkoutListItem] {

@@ -1,0 +1,165 @@
+import FluentKit
+import Foundation
+import SQLKit
+import Testing
+import Vapor
+
+@testable import FormaServer
+
+/// The bearer token read in one statement of fixed SQL text (`TokenLookup`), the saved list and plan list read the
+/// same way, and the token's digest written by hand: what they must keep doing while they are fast.
+@Suite("Token lookup")
+struct TokenLookupTests {
+    @Test func digest_isTheLowercaseHexOfSHA256() {
+        let bytes = (0...255).map { UInt8($0) }
+
+        #expect(Secret.digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Secret.hex(bytes) == bytes.map { String(format: "%02x", $0) }.joined())
+        #expect(Secret.hex([UInt8]()) == "")
+    }
+
+    @Test func tokenSignedOutThroughAnotherServer_refusedByTheNextRequest() async throws {
+        try await withTwoFormaApps { first, second in
+            // setup: two servers on one database; the token works on the first
+            let one = APIClient(app: first)
+            let other = APIClient(app: second)
+            let grant = try await one.signUpAndLogIn(email: "ada@example.com")
+            #expect(try await one.get("/v1/me", headers: Auth.bearer(grant.token)).status == .ok)
+            #expect(try await one.get("/v1/workouts?status=saved", headers: Auth.bearer(grant.token)).status == .ok)
+
+            // act: sign out through the other server, then ask the first again
+            let out = try await other.send(.POST, "/v1/logout", headers: Auth.bearer(grant.token))
+            let me = try await one.get("/v1/me", headers: Auth.bearer(grant.token))
+            let saved = try await one.get("/v1/workouts?status=saved", headers: Auth.bearer(grant.token))
+            let plans = try await one.get("/v1/plans", headers: Auth.bearer(grant.token))
+
+            // verify
+            #expect(out.status == .noContent)
+            #expect(me.status == .unauthorized)
+            #expect(saved.status == .unauthorized)
+            #expect(plans.status == .unauthorized)
+        }
+    }
+
+    @Test func expiredToken_refusedByEveryAuthenticatedRead() async throws {
+        let clock = TestClock()
+        try await withFormaApp(clock: clock) { app in
+            // setup
+            let client = APIClient(app: app)
+            let grant = try await client.signUpAndLogIn(email: "ada@example.com")
+            clock.advance(seconds: grant.expiresAt.timeIntervalSince(clock.now))
+
+            // act: at the second the token expires
+            let replies = [
+                try await client.get("/v1/me", headers: Auth.bearer(grant.token)),
+                try await client.get("/v1/workouts?status=saved", headers: Auth.bearer(grant.token)),
+                try await client.get("/v1/plans", headers: Auth.bearer(grant.token)),
+            ]
+
+            // verify
+            for reply in replies {
+                #expect(reply.status == .unauthorized)
+                #expect(try reply.problem().detail?.contains("expired") == true)
+            }
+        }
+    }
+
+    @Test func tokenNamingAnotherCompanyThanItsUser_isRefused() async throws {
+        try await withFormaApp { app in
+            // setup: Alice of Acme has a token; its row is then made to name Globex
+            let client = APIClient(app: app)
+            let acme = try await client.createCompany("Acme")
+            _ = try await client.createCompany("Globex")
+            let alice = try await client.sessionToken(key: acme, userId: "alice").token
+            #expect(try await client.get("/v1/me", headers: Auth.bearer(alice)).status == .ok)
+            let globex = try #require(try await CompanyModel.query(on: app.db).filter(\.$name == "Globex").first())
+            try await app.db.sql().update(UserTokenModel.schema)
+                .set("company_id", to: SQLBind(try globex.requireID()))
+                .where("token_hash", .equal, SQLBind(Secret.digest(alice)))
+                .run()
+
+            // act
+            let me = try await client.get("/v1/me", headers: Auth.bearer(alice))
+            let saved = try await client.get("/v1/workouts?status=saved", headers: Auth.bearer(alice))
+
+            // verify: not read as a person of either company
+            #expect(me.status == .unauthorized)
+            #expect(saved.status == .unauthorized)
+        }
+    }
+
+    @Test func lookedUpPerson_isReadAsFluentReadsIt_andSavesOnlyWhatChanged() async throws {
+        try await withFormaApp { app in
+            // setup
+            let client = APIClient(app: app)
+            let grant = try await client.signUpAndLogIn(email: "ada@example.com")
+            #expect(try await client.send(.PATCH, "/v1/me", headers: Auth.bearer(grant.token), json: ["age": 30])
+                .status == .ok)
+            let found = try #require(
+                try await TokenLookup.find(digest: Secret.digest(grant.token), profileCounts: true, on: app.db.sql()))
+            let userID = try found.user.requireID()
+
+            // act: another request changes the age after the read; this one changes the display name and saves
+            try await app.db.sql().update(UserModel.schema).set("age", to: SQLBind(41))
+                .where("id", .equal, SQLBind(userID)).run()
+            found.user.displayName = "Ada"
+            try await found.user.save(on: app.db)
+            let stored = try #require(try await UserModel.find(userID, on: app.db))
+
+            // verify: the models are the stored rows, and the save wrote the one field it changed
+            #expect(found.user.email == "ada@example.com")
+            #expect(found.user.age == 30)
+            #expect(found.user.$company.id == found.company.id && found.token.$user.id == userID)
+            #expect(found.token.expiresAt == grant.expiresAt && found.token.companyID == found.company.id)
+            #expect(found.profileCounts == PeopleStore.Counts(followers: 0, following: 0, avatarTag: nil))
+            #expect(stored.displayName == "Ada")
+            #expect(stored.age == 41)
+        }
+    }
+
+    @Test func savedList_lastSavedFirst_eachWithItsLatestCompletedRun_onlyTheCallers() async throws {
+        let clock = TestClock()
+        try await withFormaApp(clock: clock) { app in
+            // setup: Ada saves `first`, then `second`, then `first` again (a 30 s run); Bob saves one of his own
+            let api = APIClient(app: app)
+            let ada = try await Trainee.signUp(api, "ada@example.com")
+            let bob = try await Trainee.signUp(api, "bob@example.com")
+            let first = try await ada.generate()
+            let second = try await ada.generate()
+            try await ada.run(first, seconds: 60, clock: clock)
+            try await ada.run(second, seconds: 45, clock: clock)
+            try await ada.run(first, seconds: 30, clock: clock)
+            let lastSave = clock.now
+            let bobs = try await bob.generate()
+            try await bob.run(bobs, seconds: 20, clock: clock)
+
+            // act
+            let adasList = try await ada.list("saved")
+            let bobsList = try await bob.list("saved")
+            let one: WorkoutListBody = try await api.get("/v1/workouts?status=saved&limit=1", headers: ada.headers)
+                .json()
+
+            // verify
+            #expect(adasList.items.map(\.id) == [first.id, second.id])
+            #expect(adasList.items.first?.run?.endedAt == lastSave)
+            #expect(adasList.items.first?.run?.elapsedSeconds == 30)
+            #expect(adasList.items.last?.run?.workoutId == second.id)
+            #expect(adasList.items.last?.run?.elapsedSeconds == 45)
+            #expect(adasList.items.first?.name == first.name && adasList.items.first?.minutes == first.minutes)
+            #expect(bobsList.items.map(\.id) == [bobs.id])
+            #expect(one.items.map(\.id) == [first.id])
+        }
+    }
+}
+
+extension Trainee {
+    /// Five seconds later, starts `workout`, lets `seconds` pass and saves it.
+    fileprivate func run(_ workout: WorkoutBody, seconds: TimeInterval, clock: TestClock) async throws {
+        clock.advance(seconds: 5)
+        let start = try await act("start", workout.id)
+        #expect(start.status.code < 300, "start: \(start.text)")
+        clock.advance(seconds: seconds)
+        let save = try await act("save", workout.id)
+        #expect(save.status == .ok, "save: \(save.text)")
+    }
+}
