@@ -8,27 +8,24 @@ import WebSocketKit
 
 /// One `/v1/live` socket: the WebSocket side of a ``LiveSessionMachine``.
 ///
-/// The socket's callbacks stamp each message with the live clock and queue it; one task runs the session's
-/// ``LiveSessionDriver`` over the queue, so messages are handled in order, and a watchdog queues a tick ten times a
-/// second for the hello and idle limits and renews the session's lease (``LiveSessionLeases``) when it is due. The
-/// rules themselves (rates, order, challenges) are the machine's.
+/// Everything of a session runs on its channel's event loop: the socket's callbacks stamp each message with the
+/// live clock and hand it to the session's ``LiveSessionDriver`` there and then, which runs the machine and writes
+/// its events before the callback returns; a watchdog on the same loop hands it a tick ten times a second for the
+/// hello and idle limits and renews the session's lease (``LiveSessionLeases``) when it is due. Only the store's
+/// work (the token, a workout, a set or a challenge score) leaves the loop; messages that arrive meanwhile wait in
+/// the driver's queue, in order. The rules themselves (rates, order, challenges) are the machine's.
 enum LiveSession {
-    /// Messages waiting to be analysed before a client is told it sends faster than the server keeps up.
+    /// Messages that may wait for the store (a token check, a workout lookup, a set being stored) before a client
+    /// is told it sends faster than the server keeps up.
     static let queueLength = 256
 
     static func start(
         webSocket: WebSocket, channelGuard: LiveChannelGuard, bearer: String?, application: Application,
         logger: Logger
     ) {
-        typealias Driver = LiveSessionDriver<FluentLiveStore, WebSocketLiveTransport>
+        // websocket-kit calls back here, and calls the socket's callbacks, on the channel's event loop.
+        webSocket.eventLoop.assertInEventLoop()
         let clock = application.makeLiveClock()
-        let (inputs, continuation) = AsyncStream.makeStream(
-            of: Driver.StampedInput.self, bufferingPolicy: .bufferingOldest(queueLength))
-        @Sendable func queue(_ input: LiveSessionMachine.Input) {
-            if case .dropped = continuation.yield((input, clock.now)) { channelGuard.close(.analysisBacklog) }
-        }
-        webSocket.onText { _, text in queue(.text(text)) }
-        webSocket.onBinary { _, buffer in queue(.frame(Array(buffer.readableBytesView))) }
         let sessionID = UUID()
         // The server's shared handle (on SQLite, its one connection: live sets and leases must not wait in SQLite's
         // busy handler for the requests' writes, nor they for these).
@@ -39,28 +36,8 @@ enum LiveSession {
         }
         let store = FluentLiveStore(
             application: application, logger: logger, sessionID: sessionID, database: database, broadcast: broadcast)
-        let formaClock = application.formaClock
-        let watchdog = webSocket.eventLoop.scheduleRepeatedTask(
-            initialDelay: .milliseconds(100), delay: .milliseconds(100)
-        ) { _ in
-            // A tick that finds the queue full is skipped: the next one will do.
-            _ = continuation.yield((.tick, clock.now))
-            // The lease on the person's session place is renewed on the application's clock.
-            store.renewIfDue(now: formaClock.now)
-        }
-        webSocket.onClose.whenComplete { _ in
-            watchdog.cancel()
-            continuation.finish()
-        }
         // Tests find the session by id to move its clock and pace a replay by the messages it took.
         let registered = application.liveSessions.add(session: sessionID, clock: clock)
-        let driver = Driver(
-            machine: LiveSessionMachine(
-                sessionID: sessionID, limits: application.formaConfiguration.live, openedAt: clock.now),
-            store: store,
-            transport: WebSocketLiveTransport(
-                webSocket: webSocket, channelGuard: channelGuard, logger: logger, broadcast: broadcast),
-            clock: clock)
         FormaMetrics.liveSessionOpened()
         // A shutdown closes the session with 1001 and waits for it to finish writing before closing the database.
         // Held here: the session may end after the application has shut down and its storage is gone.
@@ -68,16 +45,56 @@ enum LiveSession {
         let drainTicket = drain.beginSession {
             channelGuard.close(.goingAway)
         }
-        Task {
-            var driver = driver
-            let close = await driver.run(bearer: bearer, inputs: registered.counting(inputs))
+        let driver = LiveSessionDriver(
+            machine: LiveSessionMachine(
+                sessionID: sessionID, limits: application.formaConfiguration.live, openedAt: clock.now),
+            store: store,
+            transport: WebSocketLiveTransport(
+                webSocket: webSocket, channelGuard: channelGuard, logger: logger, broadcast: broadcast),
+            clock: clock, executor: EventLoopLiveExecutor(eventLoop: webSocket.eventLoop), queueLength: queueLength,
+            onTake: { registered.took() }
+        ) { close in
             application.liveSessions.remove(session: sessionID)
             broadcast.close()
             // The driver knows the closes it made; the channel guard those it made below websocket-kit (size,
-            // malformed frames, a client that does not read), after which the client's reply ended the queue.
+            // malformed frames, a client that does not read), after which the client's reply ended the session.
             FormaMetrics.liveSessionClosed(code: (close ?? channelGuard.serverClose)?.code)
             drain.endSession(drainTicket)
         }
+        webSocket.onText { _, text in
+            if !driver.receive(.text(text), at: clock.now) { channelGuard.close(.analysisBacklog) }
+        }
+        webSocket.onBinary { _, buffer in
+            if !driver.receive(.frame(Array(buffer.readableBytesView)), at: clock.now) {
+                channelGuard.close(.analysisBacklog)
+            }
+        }
+        let formaClock = application.formaClock
+        let watchdog = webSocket.eventLoop.scheduleRepeatedTask(
+            initialDelay: .milliseconds(100), delay: .milliseconds(100)
+        ) { _ in
+            // A tick that finds the queue full is skipped: the next one will do.
+            driver.receive(.tick, at: clock.now)
+            // The lease on the person's session place is renewed on the application's clock.
+            store.renewIfDue(now: formaClock.now)
+        }
+        driver.start(bearer: bearer)
+        webSocket.onClose.whenComplete { _ in
+            watchdog.cancel()
+            driver.clientWentAway()
+            // The callbacks hold the driver, which holds the socket: let both go.
+            webSocket.onText { _, _ in }
+            webSocket.onBinary { _, _ in }
+        }
+    }
+}
+
+/// A session's driver runs on its channel's event loop.
+struct EventLoopLiveExecutor: LiveSessionExecutor {
+    let eventLoop: any EventLoop
+
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        eventLoop.execute(work)
     }
 }
 

@@ -9,8 +9,6 @@ import Vapor
 /// a shutdown in ``ServerDrain``, and each person's across processes in the database (``LiveSessionLeases``).
 final class LiveSessionRegistry: Sendable {
     final class OpenSession: Sendable {
-        typealias StampedInput = (input: LiveSessionMachine.Input, at: Duration)
-
         let clock: any LiveClock
         private let taken = NIOLockedValueBox(0)
 
@@ -21,12 +19,9 @@ final class LiveSessionRegistry: Sendable {
         /// The client's messages (text and binary) the session has taken for handling so far.
         var messagesTaken: Int { taken.withLockedValue { $0 } }
 
-        /// The session's queue, counting each client message (not the watchdog's ticks) as the session takes it.
-        func counting(_ inputs: AsyncStream<StampedInput>) -> AsyncMapSequence<AsyncStream<StampedInput>, StampedInput> {
-            inputs.map { [taken] stamped in
-                if case .tick = stamped.input {} else { taken.withLockedValue { $0 += 1 } }
-                return stamped
-            }
+        /// Counts one client message (text or binary, not the watchdog's ticks) the session has taken.
+        func took() {
+            taken.withLockedValue { $0 += 1 }
         }
     }
 

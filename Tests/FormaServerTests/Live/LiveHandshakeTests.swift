@@ -91,4 +91,32 @@ struct LiveHandshakeTests {
             #expect(try await closedWith("4400") >= before + 1)
         }
     }
+
+    @Test func analysedFrames_areCountedInMetrics() async throws {
+        try await withLiveServer { app, server in
+            // setup: the metric is process-wide (other tests' frames add to it), so the test reads how far its own
+            // frames moved it at least
+            let api = APIClient(app: app)
+            func framesAnalysed() async throws -> Double {
+                let text = try await api.get("/metrics").text
+                let line = text.split(separator: "\n").first {
+                    $0.hasPrefix(#"forma_live_frames_total{outcome="analysed"}"#)
+                }
+                return line.flatMap { $0.split(separator: " ").last.flatMap { Double($0) } } ?? 0
+            }
+            let before = try await framesAnalysed()
+            let recording = try syntheticSquats(1)
+
+            // act
+            let client = try await LiveTestClient.connect(to: server, bearer: try await liveToken(app))
+            _ = try await client.waitFor("ready")
+            try await client.send(json: ["type": "start", "exercise": "squat"])
+            try await client.replay(recording)
+            try await client.send(json: ["type": "end"])
+            #expect(try await client.closed()?.code == 1000)
+
+            // verify: every frame of the recording was counted
+            #expect(try await framesAnalysed() >= before + Double(recording.frames.count))
+        }
+    }
 }
