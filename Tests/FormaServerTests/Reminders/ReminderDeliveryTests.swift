@@ -152,7 +152,9 @@ struct ReminderDeliveryTests {
     @Test func aReceiverThatDoesNotAnswerInTimeIsRetried() async throws {
         let clock = TestClock()
         try await WebhookReceiver.with(hangs: true) { receiver in
-            try await withFormaApp(clock: clock, adjust: { $0.reminders.requestTimeoutSeconds = 0.3 }) { app in
+            // The time-out is real time (the HTTP client's): long enough that each try reaches the receiver on a loaded
+            // machine before it runs out (0.3 s did not, once, at load 40), so both tries' ids can be compared.
+            try await withFormaApp(clock: clock, adjust: { $0.reminders.requestTimeoutSeconds = 2 }) { app in
                 // setup
                 let setup = try await Self.setUp(app, receiver: receiver)
                 clock.advance(seconds: 300)
