@@ -26,10 +26,13 @@ import Testing
         landmarks[PoseLandmark.leftHip.rawValue] = Landmark(x: 0.5, y: 0.3, z: 0)
         landmarks[PoseLandmark.leftKnee.rawValue] = Landmark(x: 0.5, y: 0.5, z: 0)
         landmarks[PoseLandmark.leftAnkle.rawValue] = Landmark(x: 0.5, y: 0.5, z: -0.2)
-        let skeleton = SkeletonView(landmarks: landmarks, aspectRatio: 1, torsoLength: 0.3)
         // act
-        let spatial = skeleton.value(.jointAngle(.hip, .knee, .ankle), side: .left)
-        let planar = skeleton.value(.planarJointAngle(.hip, .knee, .ankle), side: .left)
+        let (spatial, planar) = landmarks.withUnsafeBufferPointer { buffer in
+            let skeleton = SkeletonView(landmarks: buffer, aspectRatio: 1, torsoLength: 0.3)
+            return (
+                skeleton.value(.jointAngle(.hip, .knee, .ankle), side: .left),
+                skeleton.value(.planarJointAngle(.hip, .knee, .ankle), side: .left))
+        }
         // verify
         #expect(abs((spatial ?? 0) - 90) < 1e-9)
         #expect(planar == nil, "the shank has no extent in the image plane")

@@ -1,6 +1,9 @@
 /// Follows one form rule through a repetition: its value at the turning point and its longest violation.
 struct FormTracker: Sendable {
     let rule: FormRule
+    /// `rule.moment` and `rule.limit`, stored so a frame's observation does not read through the rule.
+    private let moment: FormRule.Moment
+    private let limit: FormRule.Limit
     private var filter: OneEuroFilter
     private(set) var turningValue: Double?
     private(set) var worstValue: Double?
@@ -10,6 +13,8 @@ struct FormTracker: Sendable {
 
     init(rule: FormRule) {
         self.rule = rule
+        moment = rule.moment
+        limit = rule.limit
         filter = OneEuroFilter(minimumCutoffHertz: 2, beta: 1.5 / rule.measure.typicalSpan)
     }
 
@@ -30,8 +35,8 @@ struct FormTracker: Sendable {
         }
         let value = filter.filter(raw, at: time)
         if isTurningPoint { turningValue = value }
-        guard rule.moment == .throughout else { return }
-        let excess = rule.limit.excess(value)
+        guard moment == .throughout else { return }
+        let excess = limit.excess(value)
         guard excess > 0 else {
             violationStart = nil
             return

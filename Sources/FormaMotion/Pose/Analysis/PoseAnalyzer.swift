@@ -38,11 +38,13 @@ public struct PoseAnalyzer: Sendable {
     private var frontality: Double?
     private var sides: SideSelector
     private let signalReader: MeasureReader
-    private let ruleReaders: [MeasureReader]
-    private let ruleSides: [RuleSide]
-    private let ruleLimits: [FormRule.Limit]
-    private let ruleViews: [CameraView?]
-    private let ruleMoments: [FormRule.Moment]
+    /// What the per-frame path needs of `exercise`, copied out once: reading it through `exercise` copied the whole
+    /// exercise (its strings and arrays, with their reference counts) on every frame.
+    private let signalSides: SideSelection
+    private let signalSpan: Double
+    /// The form rules' readers and settings, index for index with `trackers`; plain values, so reading one neither
+    /// retains nor releases anything.
+    private let rules: [RulePlan]
     /// The landmarks this exercise reads; only these must be finite.
     private let neededLandmarks: [Int]
     private var workingSide: BodySide?
@@ -69,14 +71,12 @@ public struct PoseAnalyzer: Sendable {
         trackers = exercise.formRules.map(FormTracker.init(rule:))
         sides = SideSelector(signal: exercise.signal)
         signalReader = MeasureReader(exercise.signal.measure)
-        ruleReaders = exercise.formRules.map { MeasureReader($0.measure) }
-        ruleSides = exercise.formRules.map(\.side)
-        ruleLimits = exercise.formRules.map(\.limit)
-        ruleViews = exercise.formRules.map(\.view)
-        ruleMoments = exercise.formRules.map(\.moment)
+        signalSides = exercise.signal.sides
+        signalSpan = exercise.signal.measure.typicalSpan
+        rules = exercise.formRules.map(RulePlan.init(rule:))
         let body: [PoseLandmark] = [.leftShoulder, .rightShoulder, .leftHip, .rightHip]
         neededLandmarks = Array(Set(
-            body.map(\.rawValue) + signalReader.landmarkIndices + ruleReaders.flatMap(\.landmarkIndices))).sorted()
+            body.map(\.rawValue) + signalReader.landmarkIndices + rules.flatMap(\.reader.landmarkIndices))).sorted()
     }
 
     /// Analyses a whole recording with the same code path as streaming.
@@ -99,14 +99,37 @@ public struct PoseAnalyzer: Sendable {
         analysis.durationSeconds = time - (firstTime ?? time)
 
         var events: [PoseEvent] = []
-        let skeleton = usableLandmarks(frame.landmarks).map {
-            SkeletonView(landmarks: $0, aspectRatio: aspectRatio, torsoLength: torsoLength ?? 1)
+        // The landmarks are read through a buffer pointer that lives only for this call: `analyse` and the
+        // `SkeletonView` it builds never store it. Reading the array itself cost a retain and release per frame and a
+        // bounds check per landmark read; every index used is a `PoseLandmark` raw value (< 33) and the count is
+        // checked to be 33 first.
+        if let landmarks = frame.landmarks, landmarks.count == PoseLandmark.count {
+            landmarks.withUnsafeBufferPointer { buffer in
+                analyse(buffer, time: time, elapsed: elapsed, into: &events)
+            }
+        } else {
+            analyse(nil, time: time, elapsed: elapsed, into: &events)
+        }
+        return events
+    }
+
+    /// The rest of `process`: `landmarks` holds 33 landmarks, or is `nil` for a frame without a usable person.
+    private mutating func analyse(
+        _ landmarks: UnsafeBufferPointer<Landmark>?, time: Double, elapsed: Double, into events: inout [PoseEvent]
+    ) {
+        // No closures and no non-mutating methods of `self` on the per-frame path: either makes Swift copy the whole
+        // analyser (about a kilobyte) to read it. Helpers are static and take what they read.
+        var skeleton: SkeletonView?
+        if let landmarks, Self.isUsable(landmarks, needed: neededLandmarks) {
+            skeleton = SkeletonView(landmarks: landmarks, aspectRatio: aspectRatio, torsoLength: torsoLength ?? 1)
         }
         // The person is in the picture when their trunk is, or when everything the exercise reads on one side is
         // (close-ups at a bar leave the hips out of the image).
-        let visible = skeleton.map {
-            $0.showsPerson || signalReader.isInPicture($0, side: .left) || signalReader.isInPicture($0, side: .right)
-        } ?? false
+        var visible = false
+        if let skeleton {
+            visible = skeleton.showsPerson || signalReader.isInPicture(skeleton, side: .left)
+                || signalReader.isInPicture(skeleton, side: .right)
+        }
         if let change = presence.update(isVisible: visible, time: time) {
             record(change, into: &events)
             if case .leftFrame = change { personLeft() }
@@ -114,13 +137,13 @@ public struct PoseAnalyzer: Sendable {
         guard visible, presence.isPresent, var skeleton else {
             counter.noSignal(time: time)
             progress = nil
-            return events
+            return
         }
         analysis.framesWithPerson += 1
         guard updateBodyScale(skeleton, time: time, elapsed: elapsed) else {
             counter.noSignal(time: time)
             progress = nil
-            return events
+            return
         }
         skeleton.torsoLength = torsoLength ?? 1
         updateView(skeleton, elapsed: elapsed)
@@ -128,7 +151,7 @@ public struct PoseAnalyzer: Sendable {
         guard let raw = signalValue(skeleton, time: time), acceptsSample(raw, time: time) else {
             counter.noSignal(time: time)
             progress = nil
-            return events
+            return
         }
         let value = signalFilter.filter(raw, at: time)
         if !counter.isMoving { followNoise(raw - value, elapsed: elapsed) }
@@ -136,8 +159,11 @@ public struct PoseAnalyzer: Sendable {
         lastAcceptedTime = time
         let wasMoving = counter.isMoving
         let step = counter.update(time: time, value: value)
-        progress = counter.fractionTowardsCount(value).map { fraction in
-            Progress(timeSeconds: time, fraction: fraction, value: value, side: workingSide ?? .left)
+        // Read into a local first: calling the counter inside a closure that assigns to `self` copied the counter.
+        if let fraction = counter.fractionTowardsCount(value) {
+            progress = Progress(timeSeconds: time, fraction: fraction, value: value, side: workingSide ?? .left)
+        } else {
+            progress = nil
         }
         if counter.isMoving || wasMoving {
             if !wasMoving { for index in trackers.indices { trackers[index].startRepetition() } }
@@ -150,7 +176,6 @@ public struct PoseAnalyzer: Sendable {
         case let .partial(span): reportPartial(span, into: &events)
         case .none, .newTurningPoint: break
         }
-        return events
     }
 
     /// Ends the stream: a repetition still in progress is dropped (it never came back to the start), and half of a
@@ -163,16 +188,15 @@ public struct PoseAnalyzer: Sendable {
 
     // MARK: Steps
 
-    /// The frame's landmarks if there are 33 and every one this exercise reads is finite (NaN and infinities
-    /// propagate through a sum, so one addition per value suffices).
-    private func usableLandmarks(_ landmarks: [Landmark]?) -> [Landmark]? {
-        guard let landmarks, landmarks.count == PoseLandmark.count else { return nil }
+    /// Whether every landmark this exercise reads is finite (NaN and infinities propagate through a sum, so one
+    /// addition per value suffices). `landmarks` holds 33 landmarks and `needed` only `PoseLandmark` raw values.
+    private static func isUsable(_ landmarks: UnsafeBufferPointer<Landmark>, needed: [Int]) -> Bool {
         var sum = 0.0
-        for index in neededLandmarks {
+        for index in needed {
             let landmark = landmarks[index]
             sum += landmark.x + landmark.y + landmark.z + landmark.visibility
         }
-        return sum.isFinite ? landmarks : nil
+        return sum.isFinite
     }
 
     private mutating func personLeft() {
@@ -224,7 +248,9 @@ public struct PoseAnalyzer: Sendable {
         frontality = current + (measured - current) * min(1, elapsed / 0.5)
     }
 
-    private var view: CameraView? {
+    private var view: CameraView? { Self.view(frontality: frontality) }
+
+    private static func view(frontality: Double?) -> CameraView? {
         guard let frontality else { return nil }
         if frontality > 0.5 { return .front }
         if frontality < 0.3 { return .side }
@@ -234,13 +260,12 @@ public struct PoseAnalyzer: Sendable {
     /// The signal's raw value from the side(s) the exercise asks for; sets `workingSide`, and moves the counter's
     /// start position when the side changes.
     private mutating func signalValue(_ skeleton: SkeletonView, time: Double) -> Double? {
-        let measure = exercise.signal.measure
-        guard measure.isPerSide else {
+        guard signalReader.isPerSide else {
             workingSide = nil
             return signalReader.value(skeleton, side: .left)
         }
         let reader = signalReader
-        let visibility = exercise.signal.sides == .mostVisible
+        let visibility = signalSides == .mostVisible
             ? (reader.visibility(skeleton, side: .left), reader.visibility(skeleton, side: .right)) : (1.0, 1.0)
         guard let choice = sides.choose(
             left: reader.value(skeleton, side: .left), right: reader.value(skeleton, side: .right),
@@ -260,7 +285,7 @@ public struct PoseAnalyzer: Sendable {
     /// the peak joint speeds of fast calisthenics), with a floor of a quarter span. If jumps persist for 0.3 s the new level is accepted.
     private mutating func acceptsSample(_ raw: Double, time: Double) -> Bool {
         guard let lastFiltered else { return true }
-        let span = exercise.signal.measure.typicalSpan
+        let span = signalSpan
         let elapsed = time - lastAcceptedTime
         let allowed = max(0.25 * span, 8 * span * elapsed)
         guard abs(raw - lastFiltered) > allowed else {
@@ -282,30 +307,33 @@ public struct PoseAnalyzer: Sendable {
         let squared = residual * residual
         noiseSamples += 1
         let weight = noiseSamples <= 30 ? 1 / Double(noiseSamples) : min(1, elapsed / 3)
-        let variance = noiseVariance.map { $0 + (squared - $0) * weight } ?? squared
+        var variance = squared
+        if let previous = noiseVariance { variance = previous + (squared - previous) * weight }
         noiseVariance = variance
         counter.noiseLevel = variance.squareRoot()
     }
 
     private mutating func observeForm(_ skeleton: SkeletonView, time: Double, isTurningPoint: Bool) {
-        // The value is read before the tracker is touched: reading `self` inside the mutating call would copy the
-        // whole analyser on every frame.
+        // Each rule's value is read by a static function before its tracker is touched: a method of `self` called
+        // here copied the whole analyser once per rule and frame.
         // Rules the current camera view cannot judge, and turning-point rules between turning points, are skipped.
-        let currentView = view
-        for index in trackers.indices {
-            if let required = ruleViews[index], required != currentView { continue }
-            if ruleMoments[index] == .turningPoint && !isTurningPoint { continue }
-            let value = ruleValue(index, skeleton)
+        let currentView = Self.view(frontality: frontality)
+        let workingSide = workingSide
+        for index in rules.indices {
+            let rule = rules[index]
+            if let required = rule.view, required != currentView { continue }
+            if rule.moment == .turningPoint && !isTurningPoint { continue }
+            let value = Self.ruleValue(rule, skeleton, workingSide: workingSide)
             trackers[index].observe(value, time: time, isTurningPoint: isTurningPoint)
         }
     }
 
-    private func ruleValue(_ index: Int, _ skeleton: SkeletonView) -> Double? {
-        let reader = ruleReaders[index]
-        guard reader.measure.isPerSide else { return reader.value(skeleton, side: .left) }
-        let limit = ruleLimits[index]
+    private static func ruleValue(_ rule: RulePlan, _ skeleton: SkeletonView, workingSide: BodySide?) -> Double? {
+        let reader = rule.reader
+        guard reader.isPerSide else { return reader.value(skeleton, side: .left) }
+        let limit = rule.limit
         let side: BodySide?
-        switch (ruleSides[index], workingSide) {
+        switch (rule.side, workingSide) {
         case (.working, let working?): side = working
         case (.other, let working?): side = working == .left ? .right : .left
         default: side = nil
@@ -377,5 +405,22 @@ public struct PoseAnalyzer: Sendable {
     private mutating func record(_ event: PoseEvent, into events: inout [PoseEvent]) {
         events.append(event)
         analysis.record(event)
+    }
+}
+
+/// A form rule's per-frame settings and reader, without its cue texts (which only events need).
+private struct RulePlan: Sendable {
+    let reader: MeasureReader
+    let side: RuleSide
+    let limit: FormRule.Limit
+    let view: CameraView?
+    let moment: FormRule.Moment
+
+    init(rule: FormRule) {
+        reader = MeasureReader(rule.measure)
+        side = rule.side
+        limit = rule.limit
+        view = rule.view
+        moment = rule.moment
     }
 }

@@ -95,17 +95,20 @@ struct RepetitionCounter: Sendable {
     }
 
     /// The excursion a repetition must reach to count right now.
+    @inline(__always)
     var countThreshold: Double {
         let floor = 6 * noiseLevel
         guard let typicalExcursion else { return max(tuning.firstCountFraction * nominalRange, floor) }
         return max(tuning.countFraction * typicalExcursion, tuning.minimumCountFraction * nominalRange, floor)
     }
 
+    @inline(__always)
     private var scale: Double { typicalExcursion ?? nominalRange }
 
     /// How far `value` is from the start position towards a counted repetition: 0 at rest, 1 at the excursion a
     /// repetition must reach to count right now (``countThreshold``), clamped to 0…1; either side for two-way cycles.
     /// `nil` while the start position is still being learnt.
+    @inline(__always)
     func fractionTowardsCount(_ value: Double) -> Double? {
         guard let rest else { return nil }
         let excursion = bothWays ? abs(value - rest) : direction * (value - rest)

@@ -41,8 +41,9 @@ struct SideSelector: Sendable {
             case (nil, nil): return nil
             }
         }
-        smoothed.left = left.map { value in smoothed.left.map { $0 + (value - $0) * min(1, elapsed / 0.3) } ?? value }
-        smoothed.right = right.map { value in smoothed.right.map { $0 + (value - $0) * min(1, elapsed / 0.3) } ?? value }
+        let smoothing = min(1, elapsed / 0.3)
+        smoothed.left = Self.smooth(smoothed.left, towards: left, by: smoothing)
+        smoothed.right = Self.smooth(smoothed.right, towards: right, by: smoothing)
         if !isMoving {
             baseline.left = follow(baseline.left, smoothed.left, elapsed: elapsed)
             baseline.right = follow(baseline.right, smoothed.right, elapsed: elapsed)
@@ -78,6 +79,15 @@ struct SideSelector: Sendable {
         return Choice(value: value, side: chosen, rebase: rebase)
     }
 
+    /// A side's smoothed value after a new reading: forgotten when the side is not seen, the reading itself when
+    /// nothing was smoothed yet.
+    @inline(__always)
+    private static func smooth(_ smoothed: Double?, towards value: Double?, by factor: Double) -> Double? {
+        guard let value else { return nil }
+        guard let smoothed else { return value }
+        return smoothed + (value - smoothed) * factor
+    }
+
     private func base(_ side: BodySide) -> Double? {
         side == .left ? baseline.left : baseline.right
     }
@@ -91,6 +101,7 @@ struct SideSelector: Sendable {
 
     /// Follows a side's start position: quickly when the value moves towards the start side, slowly when it is
     /// near the start, and not at all when the limb is out in a movement (which is what the baseline measures).
+    @inline(__always)
     private func follow(_ start: Double?, _ value: Double?, elapsed: Double) -> Double? {
         guard let value else { return start }
         guard let start else { return value }
