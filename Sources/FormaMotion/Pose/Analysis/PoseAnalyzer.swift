@@ -349,8 +349,9 @@ public struct PoseAnalyzer: Sendable {
         let signal = exercise.signal
         let number = analysis.repetitions.count + 1
         var cues: [FormCue] = []
-        if !reachedTarget(span) {
-            cues.append(depthCue(span, repetition: number))
+        let reachedTarget = exercise.reachedTarget(span)
+        if !reachedTarget {
+            cues.append(exercise.shortRangeCue(span, repetition: number))
         }
         let currentView = view
         for tracker in trackers {
@@ -361,10 +362,8 @@ public struct PoseAnalyzer: Sendable {
                 timeSeconds: tracker.rule.moment == .turningPoint ? span.turningTime : span.endTime,
                 repetition: number, measuredValue: value, limit: tracker.rule.limit.bound))
         }
-        let neededRange = abs(signal.targetValue - span.restValue)
-        let reached = neededRange > 1e-9 && signal.cycle == .outAndBack
-            ? min(1, span.excursion / neededRange) : min(1, span.excursion / signal.nominalRange)
-        let formCueCount = cues.count - (reachedTarget(span) ? 0 : 1)
+        let reached = exercise.reachedFraction(span)
+        let formCueCount = cues.count - (reachedTarget ? 0 : 1)
         let repetition = PoseRepetition(
             number: number, startSeconds: span.startTime, endSeconds: span.endTime,
             outwardSeconds: span.turningTime - span.startTime, returnSeconds: span.endTime - span.turningTime,
@@ -376,7 +375,7 @@ public struct PoseAnalyzer: Sendable {
     }
 
     private mutating func reportPartial(_ span: RepetitionCounter.Span, into events: inout [PoseEvent]) {
-        let cue = depthCue(span, repetition: nil)
+        let cue = exercise.shortRangeCue(span, repetition: nil)
         let partial = PartialRepetition(
             startSeconds: span.startTime, endSeconds: span.endTime, rangeOfMotion: span.excursion,
             requiredRange: span.requiredExcursion, unit: exercise.signal.measure.unit, cue: cue)
@@ -384,43 +383,8 @@ public struct PoseAnalyzer: Sendable {
         record(.mistake(cue), into: &events)
     }
 
-    /// Whether the turning point reached the exercise's range-of-motion target.
-    private func reachedTarget(_ span: RepetitionCounter.Span) -> Bool {
-        let signal = exercise.signal
-        switch signal.cycle {
-        case .outAndBack: return signal.direction * (span.turningValue - signal.targetValue) >= 0
-        case .bothWays: return span.excursion >= signal.nominalRange
-        }
-    }
-
-    private func depthCue(_ span: RepetitionCounter.Span, repetition: Int?) -> FormCue {
-        let signal = exercise.signal
-        let measured = signal.cycle == .bothWays ? span.excursion : span.turningValue
-        let limit = signal.cycle == .bothWays ? signal.nominalRange : signal.targetValue
-        return FormCue(
-            code: exercise.depthCue.code, message: exercise.depthCue.message, timeSeconds: span.turningTime,
-            repetition: repetition, measuredValue: measured, limit: limit)
-    }
-
     private mutating func record(_ event: PoseEvent, into events: inout [PoseEvent]) {
         events.append(event)
         analysis.record(event)
-    }
-}
-
-/// A form rule's per-frame settings and reader, without its cue texts (which only events need).
-private struct RulePlan: Sendable {
-    let reader: MeasureReader
-    let side: RuleSide
-    let limit: FormRule.Limit
-    let view: CameraView?
-    let moment: FormRule.Moment
-
-    init(rule: FormRule) {
-        reader = MeasureReader(rule.measure)
-        side = rule.side
-        limit = rule.limit
-        view = rule.view
-        moment = rule.moment
     }
 }
