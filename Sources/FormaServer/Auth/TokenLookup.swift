@@ -49,21 +49,9 @@ enum TokenLookup {
     static func find(digest: String, profileCounts: Bool, on database: any SQLDatabase) async throws -> Found? {
         var query: SQLQueryString = "SELECT \(unsafeRaw: selectList)"
         if profileCounts {
-            // Scalar sub-selects on the follows' indexes and the avatar's unique user index, as PeopleStore.counts.
-            query.appendInterpolation(unsafeRaw: """
-                , (SELECT COUNT(*) FROM "\(FollowModel.schema)" AS "f" WHERE "f"."company_id" = "t"."company_id" \
-                AND "f"."followed_id" = "t"."user_id" AND "f"."approved" = 
-                """)
-            query.appendInterpolation(true)
-            query.appendInterpolation(unsafeRaw: """
-                ) AS "p_followers", (SELECT COUNT(*) FROM "\(FollowModel.schema)" AS "f" WHERE \
-                "f"."company_id" = "t"."company_id" AND "f"."follower_id" = "t"."user_id" AND "f"."approved" = 
-                """)
-            query.appendInterpolation(true)
-            query.appendInterpolation(unsafeRaw: """
-                ) AS "p_following", (SELECT "a"."etag" FROM "\(AvatarModel.schema)" AS "a" \
-                WHERE "a"."user_id" = "t"."user_id") AS "p_avatar_tag"
-                """)
+            query.appendInterpolation(unsafeRaw: ", ")
+            query.appendInterpolation(
+                PeopleStore.countsColumns(person: SQLRaw(#""t"."user_id""#), company: SQLRaw(#""t"."company_id""#)))
         }
         query.appendInterpolation(unsafeRaw: from)
         query.appendInterpolation(bind: digest)
@@ -78,10 +66,7 @@ enum TokenLookup {
         user.$company.value = company
         var counts: PeopleStore.Counts?
         if profileCounts {
-            counts = PeopleStore.Counts(
-                followers: try row.decode(column: "p_followers", as: Int.self),
-                following: try row.decode(column: "p_following", as: Int.self),
-                avatarTag: try row.decode(column: "p_avatar_tag", as: String?.self))
+            counts = try row.decode(model: PeopleStore.Counts.self)
         }
         return Found(token: token, user: user, company: company, profileCounts: counts)
     }

@@ -178,18 +178,25 @@ struct PeopleStore {
     }
 
     static func counts(of personID: UUID, companyID: UUID, on database: any Database) async throws -> Counts {
-        let query = try database.sql().raw("""
-            SELECT
-                (SELECT COUNT(*) FROM \(ident: FollowModel.schema) WHERE company_id = \(bind: companyID) \
-                    AND followed_id = \(bind: personID) AND approved = \(bind: true)) AS followers,
-                (SELECT COUNT(*) FROM \(ident: FollowModel.schema) WHERE company_id = \(bind: companyID) \
-                    AND follower_id = \(bind: personID) AND approved = \(bind: true)) AS following,
-                (SELECT etag FROM \(ident: AvatarModel.schema) WHERE user_id = \(bind: personID)) AS avatar_tag
-            """)
-        guard let counts = try await query.first(decoding: Counts.self) else {
+        var query: SQLQueryString = "SELECT "
+        query.appendInterpolation(countsColumns(person: SQLBind(personID), company: SQLBind(companyID)))
+        guard let counts = try await database.sql().raw(query).first(decoding: Counts.self) else {
             throw ServiceError.broken("a SELECT without FROM answered no row")
         }
         return counts
+    }
+
+    /// The select list of ``Counts`` for one person, as scalar sub-selects on the follows' indexes and the avatar's
+    /// unique user index; `person` and `company` are values or columns of an enclosing query (``TokenLookup`` reads
+    /// them beside the caller's token).
+    static func countsColumns(person: some SQLExpression, company: some SQLExpression) -> SQLQueryString {
+        """
+        (SELECT COUNT(*) FROM \(ident: FollowModel.schema) AS "f" WHERE "f"."company_id" = \(company) \
+        AND "f"."followed_id" = \(person) AND "f"."approved" = \(bind: true)) AS "followers", \
+        (SELECT COUNT(*) FROM \(ident: FollowModel.schema) AS "f" WHERE "f"."company_id" = \(company) \
+        AND "f"."follower_id" = \(person) AND "f"."approved" = \(bind: true)) AS "following", \
+        (SELECT "a"."etag" FROM \(ident: AvatarModel.schema) AS "a" WHERE "a"."user_id" = \(person)) AS "avatar_tag"
+        """
     }
 
     enum List {
