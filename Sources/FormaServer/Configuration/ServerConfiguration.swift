@@ -87,7 +87,8 @@ public struct ServerConfiguration: Sendable {
     public var postgresConnectionsPerEventLoop = 4
     /// How long a query waits for one of the database's pooled connections before it gives up as busy: a request
     /// then answers 503 "try again", a live session that is opening closes with 1013 (docs/live-protocol.md).
-    /// Ten seconds, the connection pool's own default; tests shorten it.
+    /// Ten seconds, the connection pool's own default; the tests wait longer, so that a loaded machine does not fail
+    /// them.
     public var databaseRequestTimeoutSeconds: Double = 10
 
     public init(

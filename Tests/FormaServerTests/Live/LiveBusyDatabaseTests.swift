@@ -12,11 +12,11 @@ import Vapor
 @Suite("Live sessions: a database too busy to open a session")
 struct LiveBusyDatabaseTests {
     @Test func anOpeningThatOutwaitsTheDatabase_closesWith1013AndSaysRetry_andTheRetryOpens() async throws {
-        // The pool's wait is the server's own (10 s): it also bounds the application's start, its migrations and
-        // the setup's queries, and a shorter one (1 s) timed out opening PostgreSQL connections on a loaded CI
-        // machine. The connections are held until the close has arrived, so the outcome does not depend on how
-        // fast the machine is.
-        try await withLiveServer { app, server in
+        // The pool's wait is the server's own (10 s; other tests wait longer): it also bounds the application's
+        // start, its migrations and the setup's queries, and a shorter one (1 s) timed out opening PostgreSQL
+        // connections on a loaded CI machine. The connections are held until the close has arrived, so the outcome
+        // does not depend on how fast the machine is.
+        try await withLiveServer(adjust: { $0.databaseRequestTimeoutSeconds = 10 }) { app, server in
             // setup: every pool's connection opened once (so that the setup's own queries do not wait for one to
             // open on a busy machine), a person, then every database connection of the server taken and held
             try await HeldConnections.takeAll(of: app).releaseAndWait()

@@ -55,6 +55,11 @@ func testConfiguration(sharedDirectory: String? = nil) -> TestConfiguration {
         configuration = ServerConfiguration(database: .sqliteInMemory)
     }
     configuration.bcryptCost = 4
+    // A query that waits for a pooled connection gives up after this long. The server's own 10 s is a wall-clock
+    // bound that a loaded machine running the suite's tests in parallel has outwaited (eleven transactions queued on
+    // one SQLite connection), failing a test over the machine's speed rather than Forma's behaviour. Tests that are
+    // about the time-out set it themselves.
+    configuration.databaseRequestTimeoutSeconds = 300
     return TestConfiguration(server: configuration, schema: schema)
 }
 
