@@ -43,10 +43,12 @@ func withLiveServer(
             let port = try #require(app.http.server.shared.localAddress?.port)
             try await body(app, LiveTestServer(port: port, sessions: app.liveSessions))
         } catch {
-            await app.server.shutdown()
+            _ = await ServerLifecycle.drain(app)
             throw error
         }
-        await app.server.shutdown()
+        // Stopped as `forma serve` stops: sessions still open go away (1001) and give their places back while the
+        // database is still open.
+        _ = await ServerLifecycle.drain(app)
     }
 }
 
