@@ -41,6 +41,7 @@ struct CommandRunner {
             database: .sqlite(path: (dataDirectory as NSString).appendingPathComponent("forma.sqlite")),
             dataDirectory: dataDirectory)
         configuration.bcryptCost = 4
+        configuration.databaseRequestTimeoutSeconds = 300  // as testConfiguration(): the machine's speed is not tested
         let app = try await Application.make(.testing)
         do {
             try await configure(app, configuration: configuration)
