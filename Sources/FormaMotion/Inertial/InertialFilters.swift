@@ -29,15 +29,35 @@ struct InertialBiquad: Sendable, Hashable {
     }
 
     /// A band-pass built from a high-pass at `lowHertz` followed by a low-pass at `highHertz`.
-    static func bandPass(lowHertz: Double, highHertz: Double, sampleRateHertz: Double) -> [InertialBiquad] {
-        [highPass(cutoffHertz: lowHertz, sampleRateHertz: sampleRateHertz),
-         lowPass(cutoffHertz: highHertz, sampleRateHertz: sampleRateHertz)]
+    static func bandPass(lowHertz: Double, highHertz: Double, sampleRateHertz: Double) -> InertialCascade {
+        InertialCascade(
+            highPass(cutoffHertz: lowHertz, sampleRateHertz: sampleRateHertz),
+            lowPass(cutoffHertz: highHertz, sampleRateHertz: sampleRateHertz))
     }
 
     private static func angular(_ cutoff: Double, _ rate: Double) -> (cosine: Double, alpha: Double) {
         let nyquistSafe = min(cutoff, rate * 0.45)
         let omega = 2 * Double.pi * nyquistSafe / rate
         return (cos(omega), sin(omega) / (2 * 0.5.squareRoot()))
+    }
+}
+
+/// One or two biquad sections run in turn, held inline rather than in an array: the first array of a struct type that a
+/// process makes has the Swift runtime instantiate its storage's metadata (about 11,000 instructions, once per
+/// process; docs/motion-inertial.md, "Speed", round 7).
+struct InertialCascade: Sendable, Hashable {
+    let first: InertialBiquad
+    let second: InertialBiquad?
+
+    init(_ first: InertialBiquad, _ second: InertialBiquad? = nil) {
+        (self.first, self.second) = (first, second)
+    }
+
+    /// Runs the sections in order over `buffer` in place, forwards or (`reversed`) backwards.
+    @inline(__always)
+    fileprivate func pass<Value: InertialFilterSample>(_ buffer: UnsafeMutableBufferPointer<Value>, reversed: Bool) {
+        InertialFiltering.pass(buffer, first, reversed: reversed)
+        if let second { InertialFiltering.pass(buffer, second, reversed: reversed) }
     }
 }
 
@@ -82,7 +102,7 @@ enum InertialFiltering {
     /// first padded sample. One channel at a time: a signal of several channels is filtered channel by channel, which
     /// gives each channel the same values as filtering them together in one vector (the operations are lane-wise).
     /// The work buffer is one allocation and the passes read and write it in place (docs/motion-inertial.md, "Speed").
-    static func zeroPhase(_ signal: [Double], _ sections: [InertialBiquad], padding: Int) -> [Double] {
+    static func zeroPhase(_ signal: [Double], _ sections: InertialCascade, padding: Int) -> [Double] {
         guard signal.count > 1 else { return signal }
         let n = signal.count
         let pad = min(padding, n - 1)
@@ -103,8 +123,8 @@ enum InertialFiltering {
                 position += 1
             }
         }
-        for section in sections { pass(work, section, reversed: false) }
-        for section in sections { pass(work, section, reversed: true) }
+        sections.pass(work, reversed: false)
+        sections.pass(work, reversed: true)
         return [Double](unsafeUninitializedCapacity: n) { result, count in
             for index in 0..<n { result[index] = work[pad + index] }
             count = n
@@ -114,7 +134,7 @@ enum InertialFiltering {
     /// ``zeroPhase(_:_:padding:)`` on two channels of equal length at once, as the two lanes of a vector: each lane's
     /// operations are those of the one-channel filter, so each result is the same, in half the vector operations.
     static func zeroPhase(
-        _ first: [Double], _ second: [Double], _ sections: [InertialBiquad], padding: Int
+        _ first: [Double], _ second: [Double], _ sections: InertialCascade, padding: Int
     ) -> (first: [Double], second: [Double]) {
         let n = first.count
         guard n > 1, second.count == n else {
@@ -140,8 +160,8 @@ enum InertialFiltering {
                 }
             }
         }
-        for section in sections { pass(work, section, reversed: false) }
-        for section in sections { pass(work, section, reversed: true) }
+        sections.pass(work, reversed: false)
+        sections.pass(work, reversed: true)
         let a = [Double](unsafeUninitializedCapacity: n) { result, count in
             for index in 0..<n { result[index] = work[pad + index][0] }
             count = n
@@ -153,7 +173,7 @@ enum InertialFiltering {
         return (a, b)
     }
 
-    private static func pass<Value: InertialFilterSample>(
+    fileprivate static func pass<Value: InertialFilterSample>(
         _ buffer: UnsafeMutableBufferPointer<Value>, _ section: InertialBiquad, reversed: Bool
     ) {
         var state = InertialBiquadState<Value>()

@@ -41,7 +41,7 @@ enum InertialVerticalMotion {
         guard count > 2 else { return Result(acceleration: [], displacement: [], alongGravity: true) }
         let padding = Int(3 * sampleRateHertz)
         let gravity = accelerometer.zeroPhase(
-            [InertialBiquad.lowPass(cutoffHertz: configuration.gravityCutoffHertz, sampleRateHertz: sampleRateHertz)],
+            InertialCascade(InertialBiquad.lowPass(cutoffHertz: configuration.gravityCutoffHertz, sampleRateHertz: sampleRateHertz)),
             padding: padding)
         var vertical = [Double](repeating: 0, count: count)
         var products = (SIMD4<Double>.zero, SIMD4<Double>.zero)  // xx, yy, zz and xy, xz, yz
@@ -72,7 +72,8 @@ enum InertialVerticalMotion {
         let band = InertialBiquad.bandPass(
             lowHertz: configuration.bandLowHertz, highHertz: configuration.bandHighHertz, sampleRateHertz: sampleRateHertz)
         let acceleration = InertialFiltering.zeroPhase(signal, band, padding: padding)
-        let drift = [InertialBiquad.highPass(cutoffHertz: configuration.integrationHighPassHertz, sampleRateHertz: sampleRateHertz)]
+        let drift = InertialCascade(
+            InertialBiquad.highPass(cutoffHertz: configuration.integrationHighPassHertz, sampleRateHertz: sampleRateHertz))
         let metresPerSecondSquared = 9.80665
         let velocity = InertialFiltering.zeroPhase(
             integrate(acceleration, scale: metresPerSecondSquared / sampleRateHertz), drift, padding: padding)
@@ -119,7 +120,7 @@ struct InertialAxes: Sendable {
     subscript(index: Int) -> SIMD4<Double> { SIMD4(x[index], y[index], z[index], 0) }
 
     /// Each channel filtered by ``InertialFiltering/zeroPhase(_:_:padding:)`` (x and y together, as two lanes).
-    func zeroPhase(_ sections: [InertialBiquad], padding: Int) -> InertialAxes {
+    func zeroPhase(_ sections: InertialCascade, padding: Int) -> InertialAxes {
         let (x, y) = InertialFiltering.zeroPhase(x, y, sections, padding: padding)
         return InertialAxes(x: x, y: y, z: InertialFiltering.zeroPhase(z, sections, padding: padding))
     }
