@@ -153,14 +153,15 @@ enum InertialFFT {
             let half = length / 2
             for k in 0..<half {
                 let (w, wSwapped) = (SIMD2(wr, wi), SIMD2(-wi, wr))
+                // Indices stay below n, so their sums cannot overflow (unchecked arithmetic, `&+`).
                 var a = k
                 while a < n {
-                    let b = a + half
+                    let b = a &+ half
                     let (x, y) = (points[a], points[b])
                     let t = SIMD2(repeating: y[0]) * w + SIMD2(repeating: y[1]) * wSwapped
                     points[b] = x - t
                     points[a] = x + t
-                    a += length
+                    a &+= length
                 }
                 (wr, wi) = (wr * stepCos - wi * stepSin, wr * stepSin + wi * stepCos)
             }

@@ -116,7 +116,8 @@ enum InertialFiltering {
                 work[position] = 2 * first - source[index]
                 position += 1
             }
-            for index in 0..<n { work[position + index] = source[index] }
+            // The signal itself is copied whole (memcpy), not element by element.
+            (work.baseAddress! + position).update(from: source.baseAddress!, count: n)
             position += n
             for index in stride(from: n - 2, to: n - 2 - pad, by: -1) {
                 work[position] = 2 * last - source[index]
@@ -126,7 +127,7 @@ enum InertialFiltering {
         sections.pass(work, reversed: false)
         sections.pass(work, reversed: true)
         return [Double](unsafeUninitializedCapacity: n) { result, count in
-            for index in 0..<n { result[index] = work[pad + index] }
+            result.baseAddress!.update(from: work.baseAddress! + pad, count: n)
             count = n
         }
     }
@@ -152,7 +153,8 @@ enum InertialFiltering {
                     work[position] = 2 * start - SIMD2(a[index], b[index])
                     position += 1
                 }
-                for index in 0..<n { work[position + index] = SIMD2(a[index], b[index]) }
+                let middle = work.baseAddress! + position
+                for index in 0..<n { middle[index] = SIMD2(a[index], b[index]) }
                 position += n
                 for index in stride(from: n - 2, to: n - 2 - pad, by: -1) {
                     work[position] = 2 * end - SIMD2(a[index], b[index])
@@ -162,12 +164,13 @@ enum InertialFiltering {
         }
         sections.pass(work, reversed: false)
         sections.pass(work, reversed: true)
+        let kept = UnsafeBufferPointer(rebasing: work[pad..<(pad + n)])
         let a = [Double](unsafeUninitializedCapacity: n) { result, count in
-            for index in 0..<n { result[index] = work[pad + index][0] }
+            for index in 0..<n { result[index] = kept[index][0] }
             count = n
         }
         let b = [Double](unsafeUninitializedCapacity: n) { result, count in
-            for index in 0..<n { result[index] = work[pad + index][1] }
+            for index in 0..<n { result[index] = kept[index][1] }
             count = n
         }
         return (a, b)

@@ -79,21 +79,21 @@ struct InertialPeriodEstimator: Sendable {
         let raw = UnsafeRawPointer(base)
         let stride = MemoryLayout<Double>.stride
         @inline(__always) func load(_ index: Int) -> SIMD2<Double> {
-            raw.loadUnaligned(fromByteOffset: index * stride, as: SIMD2<Double>.self)
+            raw.loadUnaligned(fromByteOffset: index &* stride, as: SIMD2<Double>.self)
         }
         var (a01, a23, b01, b23) = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero)
         var (c01, c23, d01, d23) = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero)
         var index = 0
         while index + 4 <= shortest {
-            let (x01, x23) = (load(index), load(index + 2))
-            a01 += x01 * load(index + lag)
-            a23 += x23 * load(index + lag + 2)
-            b01 += x01 * load(index + lag + 1)
-            b23 += x23 * load(index + lag + 3)
-            c01 += x01 * load(index + lag + 2)
-            c23 += x23 * load(index + lag + 4)
-            d01 += x01 * load(index + lag + 3)
-            d23 += x23 * load(index + lag + 5)
+            let (x01, x23) = (load(index), load(index &+ 2))
+            a01 += x01 * load(index &+ lag)
+            a23 += x23 * load(index &+ lag &+ 2)
+            b01 += x01 * load(index &+ lag &+ 1)
+            b23 += x23 * load(index &+ lag &+ 3)
+            c01 += x01 * load(index &+ lag &+ 2)
+            c23 += x23 * load(index &+ lag &+ 4)
+            d01 += x01 * load(index &+ lag &+ 3)
+            d23 += x23 * load(index &+ lag &+ 5)
             index += 4
         }
         return (
@@ -112,10 +112,10 @@ struct InertialPeriodEstimator: Sendable {
         var (p01, p23) = sums
         var index = start
         while index + 4 <= length {
-            p01 += raw.loadUnaligned(fromByteOffset: index * stride, as: SIMD2<Double>.self)
-                * raw.loadUnaligned(fromByteOffset: (index + lag) * stride, as: SIMD2<Double>.self)
-            p23 += raw.loadUnaligned(fromByteOffset: (index + 2) * stride, as: SIMD2<Double>.self)
-                * raw.loadUnaligned(fromByteOffset: (index + lag + 2) * stride, as: SIMD2<Double>.self)
+            p01 += raw.loadUnaligned(fromByteOffset: index &* stride, as: SIMD2<Double>.self)
+                * raw.loadUnaligned(fromByteOffset: (index &+ lag) &* stride, as: SIMD2<Double>.self)
+            p23 += raw.loadUnaligned(fromByteOffset: (index &+ 2) &* stride, as: SIMD2<Double>.self)
+                * raw.loadUnaligned(fromByteOffset: (index &+ lag &+ 2) &* stride, as: SIMD2<Double>.self)
             index += 4
         }
         var p0 = p01[0]
@@ -135,23 +135,23 @@ struct InertialPeriodEstimator: Sendable {
         let raw = UnsafeRawPointer(base)
         let stride = MemoryLayout<Double>.stride
         @inline(__always) func load(_ index: Int) -> SIMD2<Double> {
-            raw.loadUnaligned(fromByteOffset: index * stride, as: SIMD2<Double>.self)
+            raw.loadUnaligned(fromByteOffset: index &* stride, as: SIMD2<Double>.self)
         }
         var (a01, a23, b01, b23) = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero)
         var index = 0
         while index + 4 <= lengthB {
-            let (x01, x23) = (load(index), load(index + 2))
-            a01 += x01 * load(index + lag)
-            a23 += x23 * load(index + lag + 2)
-            b01 += x01 * load(index + lag + 1)
-            b23 += x23 * load(index + lag + 3)
+            let (x01, x23) = (load(index), load(index &+ 2))
+            a01 += x01 * load(index &+ lag)
+            a23 += x23 * load(index &+ lag &+ 2)
+            b01 += x01 * load(index &+ lag &+ 1)
+            b23 += x23 * load(index &+ lag &+ 3)
             index += 4
         }
         // The longer overlap (`lag`) may hold one more group of four.
         var indexA = index
         if indexA + 4 <= lengthA {
-            a01 += load(indexA) * load(indexA + lag)
-            a23 += load(indexA + 2) * load(indexA + lag + 2)
+            a01 += load(indexA) * load(indexA &+ lag)
+            a23 += load(indexA &+ 2) * load(indexA &+ lag &+ 2)
             indexA += 4
         }
         var a0 = a01[0]
@@ -179,10 +179,10 @@ struct InertialPeriodEstimator: Sendable {
         var (p01, p23) = (SIMD2<Double>.zero, SIMD2<Double>.zero)
         var index = 0
         while index + 4 <= length {
-            let a01 = raw.loadUnaligned(fromByteOffset: index * stride, as: SIMD2<Double>.self)
-            let a23 = raw.loadUnaligned(fromByteOffset: (index + 2) * stride, as: SIMD2<Double>.self)
-            let b01 = raw.loadUnaligned(fromByteOffset: (index + lag) * stride, as: SIMD2<Double>.self)
-            let b23 = raw.loadUnaligned(fromByteOffset: (index + lag + 2) * stride, as: SIMD2<Double>.self)
+            let a01 = raw.loadUnaligned(fromByteOffset: index &* stride, as: SIMD2<Double>.self)
+            let a23 = raw.loadUnaligned(fromByteOffset: (index &+ 2) &* stride, as: SIMD2<Double>.self)
+            let b01 = raw.loadUnaligned(fromByteOffset: (index &+ lag) &* stride, as: SIMD2<Double>.self)
+            let b23 = raw.loadUnaligned(fromByteOffset: (index &+ lag &+ 2) &* stride, as: SIMD2<Double>.self)
             p01 += a01 * b01
             p23 += a23 * b23
             index += 4

@@ -166,15 +166,25 @@ struct InertialRepetitionFinder: Sendable {
         _ samples: [Sample], by factor: Int, _ vector: (Sample) -> SIMD4<Double>
     ) -> InertialAxes {
         let count = samples.count / factor
-        var (x, y, z) = ([Double](repeating: 0, count: count), [Double](repeating: 0, count: count), [Double](repeating: 0, count: count))
         let divisor = Double(factor)
-        samples.withUnsafeBufferPointer { samples in
-            for group in 0..<count {
-                var sum = SIMD4<Double>.zero
-                for index in (group * factor)..<(group * factor + factor) { sum += vector(samples[index]) }
-                let mean = sum / divisor
-                (x[group], y[group], z[group]) = (mean[0], mean[1], mean[2])
+        // Each array is written whole before it is read, so it starts uninitialised (no clearing pass).
+        var (y, z): ([Double], [Double]) = ([], [])
+        let x = [Double](unsafeUninitializedCapacity: count) { x, xCount in
+            y = [Double](unsafeUninitializedCapacity: count) { y, yCount in
+                z = [Double](unsafeUninitializedCapacity: count) { z, zCount in
+                    samples.withUnsafeBufferPointer { samples in
+                        for group in 0..<count {
+                            var sum = SIMD4<Double>.zero
+                            for index in (group * factor)..<(group * factor + factor) { sum += vector(samples[index]) }
+                            let mean = sum / divisor
+                            (x[group], y[group], z[group]) = (mean[0], mean[1], mean[2])
+                        }
+                    }
+                    zCount = count
+                }
+                yCount = count
             }
+            xCount = count
         }
         return InertialAxes(x: x, y: y, z: z)
     }

@@ -43,7 +43,6 @@ enum InertialVerticalMotion {
         let gravity = accelerometer.zeroPhase(
             InertialCascade(InertialBiquad.lowPass(cutoffHertz: configuration.gravityCutoffHertz, sampleRateHertz: sampleRateHertz)),
             padding: padding)
-        var vertical = [Double](repeating: 0, count: count)
         var products = (SIMD4<Double>.zero, SIMD4<Double>.zero)  // xx, yy, zz and xy, xz, yz
         // The dynamic acceleration `a − g` of a sample (fourth lane zero).
         func dynamic(_ index: Int, _ g: SIMD4<Double>) -> SIMD4<Double> {
@@ -51,13 +50,17 @@ enum InertialVerticalMotion {
             d[3] = 0
             return d
         }
-        for index in 0..<count {
-            let g = gravity[index]
-            let d = dynamic(index, g)
-            let norm = (g * g).sum().squareRoot()
-            vertical[index] = norm > 0 ? (d * g).sum() / norm : 0
-            products.0 += d * d
-            products.1 += SIMD4(d[0] * d[1], d[0] * d[2], d[1] * d[2], 0)
+        // Written whole before it is read, so it starts uninitialised (no clearing pass).
+        let vertical = [Double](unsafeUninitializedCapacity: count) { vertical, written in
+            for index in 0..<count {
+                let g = gravity[index]
+                let d = dynamic(index, g)
+                let norm = (g * g).sum().squareRoot()
+                vertical[index] = norm > 0 ? (d * g).sum() / norm : 0
+                products.0 += d * d
+                products.1 += SIMD4(d[0] * d[1], d[0] * d[2], d[1] * d[2], 0)
+            }
+            written = count
         }
         let verticalEnergy = vertical.reduce(0) { $0 + $1 * $1 }
         let (largest, axis) = InertialPrincipalAxis.largestEigenpair(
