@@ -35,6 +35,22 @@ struct InertialBiquad: Sendable, Hashable {
             lowPass(cutoffHertz: highHertz, sampleRateHertz: sampleRateHertz))
     }
 
+    /// The shape of the numerator: a Butterworth low-pass's (`b1 = 2·b0`, `b2 = b0`) or high-pass's (`b1 = −2·b0`,
+    /// `b2 = b0`), exactly, or neither. The cookbook's coefficients have it exactly (`b0` is `b1` halved, an exact
+    /// scaling, and `b2` the same expression as `b0`), so `b1·x` is `b0·x` doubled and `b2·x` is `b0·x`, bit for bit
+    /// (for products far from the subnormal range): a step then needs one or two products for the numerator instead
+    /// of three (docs/motion-inertial.md, "Speed", round 7).
+    enum Numerator: Sendable {
+        case lowPass, highPass, general
+    }
+
+    var numerator: Numerator {
+        guard b2 == b0 else { return .general }
+        if b1 == 2 * b0 { return .lowPass }
+        if b1 == -2 * b0 { return .highPass }
+        return .general
+    }
+
     private static func angular(_ cutoff: Double, _ rate: Double) -> (cosine: Double, alpha: Double) {
         let nyquistSafe = min(cutoff, rate * 0.45)
         let omega = 2 * Double.pi * nyquistSafe / rate
@@ -84,6 +100,29 @@ struct InertialBiquadState<Value: InertialFilterSample>: Sendable, Hashable {
         let y = c.b0 * x + z1
         z1 = c.b1 * x - c.a1 * y + z2
         z2 = c.b2 * x - c.a2 * y
+        return y
+    }
+
+    /// ``step(_:_:)`` for a section whose ``InertialBiquad/numerator`` is `.lowPass`: the same values, `b0·x` computed
+    /// once and doubled for `b1·x`.
+    @inline(__always)
+    mutating func stepLowPass(_ x: Value, _ c: InertialBiquad) -> Value {
+        let p = c.b0 * x
+        let y = p + z1
+        z1 = (p + p) - c.a1 * y + z2
+        z2 = p - c.a2 * y
+        return y
+    }
+
+    /// ``step(_:_:)`` for a section whose ``InertialBiquad/numerator`` is `.highPass`: the same values, with `b1·x`
+    /// as `−b0·x` doubled (negating a product is exact, signed zeros included).
+    @inline(__always)
+    mutating func stepHighPass(_ x: Value, _ c: InertialBiquad) -> Value {
+        let p = c.b0 * x
+        let m = -1.0 * p
+        let y = p + z1
+        z1 = (m + m) - c.a1 * y + z2
+        z2 = p - c.a2 * y
         return y
     }
 
@@ -181,16 +220,23 @@ enum InertialFiltering {
     ) {
         var state = InertialBiquadState<Value>()
         guard let first = buffer.first, let last = buffer.last else { return }
-        if reversed {
-            state.settle(at: last, section)
-            var index = buffer.count - 1
-            while index >= 0 {
-                buffer[index] = state.step(buffer[index], section)
-                index -= 1
+        state.settle(at: reversed ? last : first, section)
+        // One loop per numerator shape, chosen once per pass.
+        @inline(__always) func run(_ step: (inout InertialBiquadState<Value>, Value) -> Value) {
+            if reversed {
+                var index = buffer.count - 1
+                while index >= 0 {
+                    buffer[index] = step(&state, buffer[index])
+                    index -= 1
+                }
+            } else {
+                for index in 0..<buffer.count { buffer[index] = step(&state, buffer[index]) }
             }
-        } else {
-            state.settle(at: first, section)
-            for index in 0..<buffer.count { buffer[index] = state.step(buffer[index], section) }
+        }
+        switch section.numerator {
+        case .lowPass: run { $0.stepLowPass($1, section) }
+        case .highPass: run { $0.stepHighPass($1, section) }
+        case .general: run { $0.step($1, section) }
         }
     }
 }
