@@ -16,6 +16,8 @@ struct InertialActivitySegmenter: Sendable {
     private let configuration: InertialAnalyzer.Configuration
     private let rate = InertialFrontEnd.analysisRateHertz
     private let highPass: InertialBiquad
+    /// Whether ``highPass`` has a Butterworth high-pass's numerator (always), whose step needs fewer products.
+    private let highPassShape: Bool
     /// The high-pass's state for x and y together, and for z: the lanes of one four-lane filter, in two operations
     /// per step on x86-64's two-lane vectors instead of four (docs/motion-inertial.md, "Speed").
     private var stateXY = InertialBiquadState<SIMD2<Double>>()
@@ -39,6 +41,7 @@ struct InertialActivitySegmenter: Sendable {
     init(configuration: InertialAnalyzer.Configuration) {
         self.configuration = configuration
         self.highPass = InertialBiquad.highPass(cutoffHertz: 0.3, sampleRateHertz: InertialFrontEnd.analysisRateHertz)
+        self.highPassShape = highPass.numerator == .highPass
         self.smoothing = 1 / (1.0 * InertialFrontEnd.analysisRateHertz)
         self.preRoll = max(1, Int(configuration.preRollSeconds * InertialFrontEnd.analysisRateHertz))
         self.restSamples = Int(configuration.restSeconds * InertialFrontEnd.analysisRateHertz)
@@ -54,8 +57,14 @@ struct InertialActivitySegmenter: Sendable {
             stateZ.settle(at: z, highPass)
             started = true
         }
-        let movingXY = stateXY.step(xy, highPass)
-        let moving = SIMD4(movingXY[0], movingXY[1], stateZ.step(z, highPass), 0)
+        let moving: SIMD4<Double>
+        if highPassShape {
+            let movingXY = stateXY.stepHighPass(xy, highPass)
+            moving = SIMD4(movingXY[0], movingXY[1], stateZ.stepHighPass(z, highPass), 0)
+        } else {
+            let movingXY = stateXY.step(xy, highPass)
+            moving = SIMD4(movingXY[0], movingXY[1], stateZ.step(z, highPass), 0)
+        }
         energy += smoothing * ((moving * moving).sum() - energy)
         let level = energy.squareRoot()
         if !active {

@@ -29,15 +29,51 @@ struct InertialBiquad: Sendable, Hashable {
     }
 
     /// A band-pass built from a high-pass at `lowHertz` followed by a low-pass at `highHertz`.
-    static func bandPass(lowHertz: Double, highHertz: Double, sampleRateHertz: Double) -> [InertialBiquad] {
-        [highPass(cutoffHertz: lowHertz, sampleRateHertz: sampleRateHertz),
-         lowPass(cutoffHertz: highHertz, sampleRateHertz: sampleRateHertz)]
+    static func bandPass(lowHertz: Double, highHertz: Double, sampleRateHertz: Double) -> InertialCascade {
+        InertialCascade(
+            highPass(cutoffHertz: lowHertz, sampleRateHertz: sampleRateHertz),
+            lowPass(cutoffHertz: highHertz, sampleRateHertz: sampleRateHertz))
+    }
+
+    /// The shape of the numerator: a Butterworth low-pass's (`b1 = 2·b0`, `b2 = b0`) or high-pass's (`b1 = −2·b0`,
+    /// `b2 = b0`), exactly, or neither. The cookbook's coefficients have it exactly (`b0` is `b1` halved, an exact
+    /// scaling, and `b2` the same expression as `b0`), so `b1·x` is `b0·x` doubled and `b2·x` is `b0·x`, bit for bit
+    /// (for products far from the subnormal range): a step then needs one or two products for the numerator instead
+    /// of three (docs/motion-inertial.md, "Speed", round 7).
+    enum Numerator: Sendable {
+        case lowPass, highPass, general
+    }
+
+    var numerator: Numerator {
+        guard b2 == b0 else { return .general }
+        if b1 == 2 * b0 { return .lowPass }
+        if b1 == -2 * b0 { return .highPass }
+        return .general
     }
 
     private static func angular(_ cutoff: Double, _ rate: Double) -> (cosine: Double, alpha: Double) {
         let nyquistSafe = min(cutoff, rate * 0.45)
         let omega = 2 * Double.pi * nyquistSafe / rate
         return (cos(omega), sin(omega) / (2 * 0.5.squareRoot()))
+    }
+}
+
+/// One or two biquad sections run in turn, held inline rather than in an array: the first array of a struct type that a
+/// process makes has the Swift runtime instantiate its storage's metadata (about 11,000 instructions, once per
+/// process; docs/motion-inertial.md, "Speed", round 7).
+struct InertialCascade: Sendable, Hashable {
+    let first: InertialBiquad
+    let second: InertialBiquad?
+
+    init(_ first: InertialBiquad, _ second: InertialBiquad? = nil) {
+        (self.first, self.second) = (first, second)
+    }
+
+    /// Runs the sections in order over `buffer` in place, forwards or (`reversed`) backwards.
+    @inline(__always)
+    fileprivate func pass<Value: InertialFilterSample>(_ buffer: UnsafeMutableBufferPointer<Value>, reversed: Bool) {
+        InertialFiltering.pass(buffer, first, reversed: reversed)
+        if let second { InertialFiltering.pass(buffer, second, reversed: reversed) }
     }
 }
 
@@ -67,6 +103,29 @@ struct InertialBiquadState<Value: InertialFilterSample>: Sendable, Hashable {
         return y
     }
 
+    /// ``step(_:_:)`` for a section whose ``InertialBiquad/numerator`` is `.lowPass`: the same values, `b0·x` computed
+    /// once and doubled for `b1·x`.
+    @inline(__always)
+    mutating func stepLowPass(_ x: Value, _ c: InertialBiquad) -> Value {
+        let p = c.b0 * x
+        let y = p + z1
+        z1 = (p + p) - c.a1 * y + z2
+        z2 = p - c.a2 * y
+        return y
+    }
+
+    /// ``step(_:_:)`` for a section whose ``InertialBiquad/numerator`` is `.highPass`: the same values, with `b1·x`
+    /// as `−b0·x` doubled (negating a product is exact, signed zeros included).
+    @inline(__always)
+    mutating func stepHighPass(_ x: Value, _ c: InertialBiquad) -> Value {
+        let p = c.b0 * x
+        let m = -1.0 * p
+        let y = p + z1
+        z1 = (m + m) - c.a1 * y + z2
+        z2 = p - c.a2 * y
+        return y
+    }
+
     /// Sets the state to the steady state for a constant input `x`, so a filter does not ring at start-up.
     mutating func settle(at x: Value, _ c: InertialBiquad) {
         let y = (c.b0 + c.b1 + c.b2) / (1 + c.a1 + c.a2) * x
@@ -82,7 +141,7 @@ enum InertialFiltering {
     /// first padded sample. One channel at a time: a signal of several channels is filtered channel by channel, which
     /// gives each channel the same values as filtering them together in one vector (the operations are lane-wise).
     /// The work buffer is one allocation and the passes read and write it in place (docs/motion-inertial.md, "Speed").
-    static func zeroPhase(_ signal: [Double], _ sections: [InertialBiquad], padding: Int) -> [Double] {
+    static func zeroPhase(_ signal: [Double], _ sections: InertialCascade, padding: Int) -> [Double] {
         guard signal.count > 1 else { return signal }
         let n = signal.count
         let pad = min(padding, n - 1)
@@ -96,17 +155,18 @@ enum InertialFiltering {
                 work[position] = 2 * first - source[index]
                 position += 1
             }
-            for index in 0..<n { work[position + index] = source[index] }
+            // The signal itself is copied whole (memcpy), not element by element.
+            (work.baseAddress! + position).update(from: source.baseAddress!, count: n)
             position += n
             for index in stride(from: n - 2, to: n - 2 - pad, by: -1) {
                 work[position] = 2 * last - source[index]
                 position += 1
             }
         }
-        for section in sections { pass(work, section, reversed: false) }
-        for section in sections { pass(work, section, reversed: true) }
+        sections.pass(work, reversed: false)
+        sections.pass(work, reversed: true)
         return [Double](unsafeUninitializedCapacity: n) { result, count in
-            for index in 0..<n { result[index] = work[pad + index] }
+            result.baseAddress!.update(from: work.baseAddress! + pad, count: n)
             count = n
         }
     }
@@ -114,7 +174,7 @@ enum InertialFiltering {
     /// ``zeroPhase(_:_:padding:)`` on two channels of equal length at once, as the two lanes of a vector: each lane's
     /// operations are those of the one-channel filter, so each result is the same, in half the vector operations.
     static func zeroPhase(
-        _ first: [Double], _ second: [Double], _ sections: [InertialBiquad], padding: Int
+        _ first: [Double], _ second: [Double], _ sections: InertialCascade, padding: Int
     ) -> (first: [Double], second: [Double]) {
         let n = first.count
         guard n > 1, second.count == n else {
@@ -132,7 +192,8 @@ enum InertialFiltering {
                     work[position] = 2 * start - SIMD2(a[index], b[index])
                     position += 1
                 }
-                for index in 0..<n { work[position + index] = SIMD2(a[index], b[index]) }
+                let middle = work.baseAddress! + position
+                for index in 0..<n { middle[index] = SIMD2(a[index], b[index]) }
                 position += n
                 for index in stride(from: n - 2, to: n - 2 - pad, by: -1) {
                     work[position] = 2 * end - SIMD2(a[index], b[index])
@@ -140,34 +201,42 @@ enum InertialFiltering {
                 }
             }
         }
-        for section in sections { pass(work, section, reversed: false) }
-        for section in sections { pass(work, section, reversed: true) }
+        sections.pass(work, reversed: false)
+        sections.pass(work, reversed: true)
+        let kept = UnsafeBufferPointer(rebasing: work[pad..<(pad + n)])
         let a = [Double](unsafeUninitializedCapacity: n) { result, count in
-            for index in 0..<n { result[index] = work[pad + index][0] }
+            for index in 0..<n { result[index] = kept[index][0] }
             count = n
         }
         let b = [Double](unsafeUninitializedCapacity: n) { result, count in
-            for index in 0..<n { result[index] = work[pad + index][1] }
+            for index in 0..<n { result[index] = kept[index][1] }
             count = n
         }
         return (a, b)
     }
 
-    private static func pass<Value: InertialFilterSample>(
+    fileprivate static func pass<Value: InertialFilterSample>(
         _ buffer: UnsafeMutableBufferPointer<Value>, _ section: InertialBiquad, reversed: Bool
     ) {
         var state = InertialBiquadState<Value>()
         guard let first = buffer.first, let last = buffer.last else { return }
-        if reversed {
-            state.settle(at: last, section)
-            var index = buffer.count - 1
-            while index >= 0 {
-                buffer[index] = state.step(buffer[index], section)
-                index -= 1
+        state.settle(at: reversed ? last : first, section)
+        // One loop per numerator shape, chosen once per pass.
+        @inline(__always) func run(_ step: (inout InertialBiquadState<Value>, Value) -> Value) {
+            if reversed {
+                var index = buffer.count - 1
+                while index >= 0 {
+                    buffer[index] = step(&state, buffer[index])
+                    index -= 1
+                }
+            } else {
+                for index in 0..<buffer.count { buffer[index] = step(&state, buffer[index]) }
             }
-        } else {
-            state.settle(at: first, section)
-            for index in 0..<buffer.count { buffer[index] = state.step(buffer[index], section) }
+        }
+        switch section.numerator {
+        case .lowPass: run { $0.stepLowPass($1, section) }
+        case .highPass: run { $0.stepHighPass($1, section) }
+        case .general: run { $0.step($1, section) }
         }
     }
 }

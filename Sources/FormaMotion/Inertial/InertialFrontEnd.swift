@@ -76,12 +76,25 @@ struct InertialFrontEnd: Sendable {
             z2 = c.b2 * x - c.a2 * y
             return y
         }
+
+        /// ``step(_:_:)`` for a Butterworth low-pass (``InertialBiquad/Numerator/lowPass``): the same values, `b0·x`
+        /// computed once and doubled for `b1·x`.
+        @inline(__always)
+        mutating func stepLowPass(_ x: SIMD2<Double>, _ c: PairSection) -> SIMD2<Double> {
+            let p = c.b0 * x
+            let y = p + z1
+            z1 = (p + p) - c.a1 * y + z2
+            z2 = p - c.a2 * y
+            return y
+        }
     }
 
     /// The anti-alias section, and whether it runs (it is skipped when the input is already slow).
     private let section: InertialBiquad
     private let pairSection: PairSection
     private let filters: Bool
+    /// Whether the section is a Butterworth low-pass, whose step needs fewer products (always, when it filters).
+    private let lowPassShape: Bool
     private let carriesRotation: Bool
     private var states = (PairState(), PairState(), PairState())
     private var started = false
@@ -99,6 +112,7 @@ struct InertialFrontEnd: Sendable {
             ? InertialBiquad.lowPass(cutoffHertz: 4, sampleRateHertz: inputRateHertz)
             : InertialBiquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
         self.pairSection = PairSection(section)
+        self.lowPassShape = section.numerator == .lowPass
     }
 
     /// Feeds one input sample and returns the one before it (the first sample is its own predecessor); then
@@ -111,7 +125,7 @@ struct InertialFrontEnd: Sendable {
         latestTime = timeSeconds
         latest = Self.filtered(
             Channels(values: values, rotation: carriesRotation ? rotation : .zero), latest: latest, states: &states,
-            section: pairSection, filters: filters, carriesRotation: carriesRotation)
+            section: pairSection, filters: filters, lowPass: lowPassShape, carriesRotation: carriesRotation)
         return previous
     }
 
@@ -120,14 +134,20 @@ struct InertialFrontEnd: Sendable {
     @inline(__always)
     private static func filtered(
         _ input: Channels, latest: Channels, states: inout (PairState, PairState, PairState), section: PairSection,
-        filters: Bool, carriesRotation: Bool
+        filters: Bool, lowPass: Bool, carriesRotation: Bool
     ) -> Channels {
         guard filters else { return input }
         var result = latest
-        result.first = states.0.step(input.first, section)
-        result.second = states.1.step(input.second, section)
-        // Without a gyroscope the third pair stays zero, and so does its filter.
-        if carriesRotation { result.third = states.2.step(input.third, section) }
+        if lowPass {
+            result.first = states.0.stepLowPass(input.first, section)
+            result.second = states.1.stepLowPass(input.second, section)
+            // Without a gyroscope the third pair stays zero, and so does its filter.
+            if carriesRotation { result.third = states.2.stepLowPass(input.third, section) }
+        } else {
+            result.first = states.0.step(input.first, section)
+            result.second = states.1.step(input.second, section)
+            if carriesRotation { result.third = states.2.step(input.third, section) }
+        }
         return result
     }
 
@@ -142,7 +162,7 @@ struct InertialFrontEnd: Sendable {
     ) {
         var filterStates = states
         var current = latest
-        let (section, filters) = (pairSection, self.filters)
+        let (section, filters, lowPass) = (pairSection, self.filters, lowPassShape)
         anchors[0] = Anchor(timeSeconds: latestTime, channels: current)
         var slot = 1
         if carriesRotation, let rotation {
@@ -150,7 +170,7 @@ struct InertialFrontEnd: Sendable {
                 let (a, r) = (acceleration[index], rotation[index])
                 current = Self.filtered(
                     Channels(values: SIMD4(a.x, a.y, a.z, 0), rotation: SIMD4(r.x, r.y, r.z, 0)), latest: current,
-                    states: &filterStates, section: section, filters: filters, carriesRotation: true)
+                    states: &filterStates, section: section, filters: filters, lowPass: lowPass, carriesRotation: true)
                 anchors[slot] = Anchor(timeSeconds: times[index], channels: current)
                 slot += 1
             }
@@ -159,7 +179,7 @@ struct InertialFrontEnd: Sendable {
                 let a = acceleration[index]
                 current = Self.filtered(
                     Channels(values: SIMD4(a.x, a.y, a.z, 0), rotation: .zero), latest: current, states: &filterStates,
-                    section: section, filters: filters, carriesRotation: false)
+                    section: section, filters: filters, lowPass: lowPass, carriesRotation: false)
                 anchors[slot] = Anchor(timeSeconds: times[index], channels: current)
                 slot += 1
             }

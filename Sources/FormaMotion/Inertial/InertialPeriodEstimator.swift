@@ -30,8 +30,13 @@ struct InertialPeriodEstimator: Sendable {
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: upper + 2) { correlation in
             signal.withUnsafeBufferPointer { x in
                 correlation[0] = Self.autocorrelation(x, lag: 0)
-                // Two lags per pass over the signal.
+                // Four lags per pass over the signal, then two, then one.
                 var lag = lower - 1
+                while lag + 3 <= upper + 1 {
+                    (correlation[lag], correlation[lag + 1], correlation[lag + 2], correlation[lag + 3]) =
+                        Self.fourAutocorrelations(x, lag: lag)
+                    lag += 4
+                }
                 while lag + 1 <= upper + 1 {
                     (correlation[lag], correlation[lag + 1]) = Self.autocorrelations(x, lag: lag)
                     lag += 2
@@ -59,6 +64,68 @@ struct InertialPeriodEstimator: Sendable {
         }
     }
 
+    /// The autocorrelations at `lag` to `lag + 3` (see ``autocorrelation(_:lag:)``), in one pass over the overlap they
+    /// share that loads each `x[i]` once for all four; each lag then finishes alone. Every lag's four partial sums take
+    /// the same products in the same order as on its own.
+    @inline(__always)
+    private static func fourAutocorrelations(
+        _ x: UnsafeBufferPointer<Double>, lag: Int
+    ) -> (Double, Double, Double, Double) {
+        let shortest = x.count - lag - 3
+        guard let base = x.baseAddress, shortest > 0 else {
+            return (autocorrelation(x, lag: lag), autocorrelation(x, lag: lag + 1), autocorrelation(x, lag: lag + 2),
+                    autocorrelation(x, lag: lag + 3))
+        }
+        let raw = UnsafeRawPointer(base)
+        let stride = MemoryLayout<Double>.stride
+        @inline(__always) func load(_ index: Int) -> SIMD2<Double> {
+            raw.loadUnaligned(fromByteOffset: index &* stride, as: SIMD2<Double>.self)
+        }
+        var (a01, a23, b01, b23) = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero)
+        var (c01, c23, d01, d23) = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero)
+        var index = 0
+        while index + 4 <= shortest {
+            let (x01, x23) = (load(index), load(index &+ 2))
+            a01 += x01 * load(index &+ lag)
+            a23 += x23 * load(index &+ lag &+ 2)
+            b01 += x01 * load(index &+ lag &+ 1)
+            b23 += x23 * load(index &+ lag &+ 3)
+            c01 += x01 * load(index &+ lag &+ 2)
+            c23 += x23 * load(index &+ lag &+ 4)
+            d01 += x01 * load(index &+ lag &+ 3)
+            d23 += x23 * load(index &+ lag &+ 5)
+            index += 4
+        }
+        return (
+            finish(x, lag: lag, sums: (a01, a23), from: index), finish(x, lag: lag + 1, sums: (b01, b23), from: index),
+            finish(x, lag: lag + 2, sums: (c01, c23), from: index), finish(x, lag: lag + 3, sums: (d01, d23), from: index))
+    }
+
+    /// ``autocorrelation(_:lag:)`` continued from `index` with the partial sums `sums` it had reached there.
+    @inline(__always)
+    private static func finish(
+        _ x: UnsafeBufferPointer<Double>, lag: Int, sums: (SIMD2<Double>, SIMD2<Double>), from start: Int
+    ) -> Double {
+        let length = x.count - lag
+        let raw = UnsafeRawPointer(x.baseAddress!)
+        let stride = MemoryLayout<Double>.stride
+        var (p01, p23) = sums
+        var index = start
+        while index + 4 <= length {
+            p01 += raw.loadUnaligned(fromByteOffset: index &* stride, as: SIMD2<Double>.self)
+                * raw.loadUnaligned(fromByteOffset: (index &+ lag) &* stride, as: SIMD2<Double>.self)
+            p23 += raw.loadUnaligned(fromByteOffset: (index &+ 2) &* stride, as: SIMD2<Double>.self)
+                * raw.loadUnaligned(fromByteOffset: (index &+ lag &+ 2) &* stride, as: SIMD2<Double>.self)
+            index += 4
+        }
+        var p0 = p01[0]
+        while index < length {
+            p0 += x[index] * x[index + lag]
+            index += 1
+        }
+        return ((p0 + p01[1]) + (p23[0] + p23[1])) / Double(length)
+    }
+
     /// The autocorrelations at `lag` and `lag + 1` (see ``autocorrelation(_:lag:)``), in one pass that loads each
     /// `x[i]` once for both: each lag's four partial sums take the same products in the same order as on its own.
     @inline(__always)
@@ -68,23 +135,23 @@ struct InertialPeriodEstimator: Sendable {
         let raw = UnsafeRawPointer(base)
         let stride = MemoryLayout<Double>.stride
         @inline(__always) func load(_ index: Int) -> SIMD2<Double> {
-            raw.loadUnaligned(fromByteOffset: index * stride, as: SIMD2<Double>.self)
+            raw.loadUnaligned(fromByteOffset: index &* stride, as: SIMD2<Double>.self)
         }
         var (a01, a23, b01, b23) = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero)
         var index = 0
         while index + 4 <= lengthB {
-            let (x01, x23) = (load(index), load(index + 2))
-            a01 += x01 * load(index + lag)
-            a23 += x23 * load(index + lag + 2)
-            b01 += x01 * load(index + lag + 1)
-            b23 += x23 * load(index + lag + 3)
+            let (x01, x23) = (load(index), load(index &+ 2))
+            a01 += x01 * load(index &+ lag)
+            a23 += x23 * load(index &+ lag &+ 2)
+            b01 += x01 * load(index &+ lag &+ 1)
+            b23 += x23 * load(index &+ lag &+ 3)
             index += 4
         }
         // The longer overlap (`lag`) may hold one more group of four.
         var indexA = index
         if indexA + 4 <= lengthA {
-            a01 += load(indexA) * load(indexA + lag)
-            a23 += load(indexA + 2) * load(indexA + lag + 2)
+            a01 += load(indexA) * load(indexA &+ lag)
+            a23 += load(indexA &+ 2) * load(indexA &+ lag &+ 2)
             indexA += 4
         }
         var a0 = a01[0]
@@ -112,10 +179,10 @@ struct InertialPeriodEstimator: Sendable {
         var (p01, p23) = (SIMD2<Double>.zero, SIMD2<Double>.zero)
         var index = 0
         while index + 4 <= length {
-            let a01 = raw.loadUnaligned(fromByteOffset: index * stride, as: SIMD2<Double>.self)
-            let a23 = raw.loadUnaligned(fromByteOffset: (index + 2) * stride, as: SIMD2<Double>.self)
-            let b01 = raw.loadUnaligned(fromByteOffset: (index + lag) * stride, as: SIMD2<Double>.self)
-            let b23 = raw.loadUnaligned(fromByteOffset: (index + lag + 2) * stride, as: SIMD2<Double>.self)
+            let a01 = raw.loadUnaligned(fromByteOffset: index &* stride, as: SIMD2<Double>.self)
+            let a23 = raw.loadUnaligned(fromByteOffset: (index &+ 2) &* stride, as: SIMD2<Double>.self)
+            let b01 = raw.loadUnaligned(fromByteOffset: (index &+ lag) &* stride, as: SIMD2<Double>.self)
+            let b23 = raw.loadUnaligned(fromByteOffset: (index &+ lag &+ 2) &* stride, as: SIMD2<Double>.self)
             p01 += a01 * b01
             p23 += a23 * b23
             index += 4

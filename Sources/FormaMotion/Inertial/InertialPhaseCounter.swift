@@ -24,10 +24,16 @@ import Foundation
 /// Cost: O(n log n) for the analytic signal, O(n) otherwise.
 struct InertialPhaseCounter: Sendable {
     struct Outcome: Sendable {
+        /// Each repetition's first and last sample index.
+        var repetitions: [ClosedRange<Int>] {
+            stride(from: 0, to: bounds.count, by: 2).map { bounds[$0]...bounds[$0 + 1] }
+        }
+
         /// The cycles over the active stretches, before rounding.
         let cycles: Double
-        /// Each repetition's first and last sample index.
-        let repetitions: [ClosedRange<Int>]
+        /// Each repetition's first and last sample index, flattened: first, last, first, last, … (an array of `Int`
+        /// rather than of ranges: see ``InertialCascade`` on the first array of a new element type).
+        let bounds: [Int]
         /// What decided the count at the ends, for diagnostics (``InertialBoutTrace``).
         var activeSamples = 0
         var allowance = 0.0
@@ -45,7 +51,7 @@ struct InertialPhaseCounter: Sendable {
     /// continued by repeating its first (last) periods before filtering, so that the filters and the analytic signal
     /// see a set in progress rather than an edge, and an active stretch that reaches the edge keeps it.
     func count(displacement: [Double], periodSamples: Double, openStart: Bool = false, openEnd: Bool = false) -> Outcome {
-        let none = Outcome(cycles: 0, repetitions: [])
+        let none = Outcome(cycles: 0, bounds: [])
         let n = displacement.count
         let length = Int(periodSamples.rounded())
         guard n > 3, length > 1 else { return none }
@@ -63,12 +69,14 @@ struct InertialPhaseCounter: Sendable {
         let runs = Self.runs(
             amplitude, atLeast: configuration.activeEnvelopeFraction * reference,
             bridging: Int(configuration.bridgePeriods * periodSamples))
-        let active = runs.map { run -> ClosedRange<Int> in
+        var active: [Int] = []
+        active.reserveCapacity(runs.count)
+        for pair in stride(from: 0, to: runs.count, by: 2) {
             // Each end of a stretch moves in to where the envelope reaches a fraction (by default half) of the
             // nearest repetition's own amplitude: the filter spreads a burst's edge symmetrically about that point,
             // and a weaker first or last repetition keeps its share. Where the recording itself starts or stops
             // while the set is under way, the stretch keeps the edge.
-            var lower = run.lowerBound, upper = run.upperBound
+            var lower = runs[pair], upper = runs[pair + 1]
             if !(openStart && lower == 0) {
                 let local = amplitude[lower...min(upper, lower + length)].max() ?? 0
                 while lower < upper, amplitude[lower] < configuration.edgeEnvelopeFraction * local { lower += 1 }
@@ -77,7 +85,8 @@ struct InertialPhaseCounter: Sendable {
                 let local = amplitude[max(lower, upper - length)...upper].max() ?? 0
                 while upper > lower, amplitude[upper] < configuration.edgeEnvelopeFraction * local { upper -= 1 }
             }
-            return lower...upper
+            active.append(lower)
+            active.append(upper)
         }
         // Where the recording cut the set in full swing (an open end whose envelope has no pause within two
         // periods of the cut), the repetition cut there counts from a smaller share than half.
@@ -85,10 +94,11 @@ struct InertialPhaseCounter: Sendable {
         let inFullSwingAtStart = openStart && Self.inFullSwing(amplitude, atStart: true, periodSamples: length, floor: floor)
         let inFullSwingAtEnd = openEnd && Self.inFullSwing(amplitude, atStart: false, periodSamples: length, floor: floor)
         var cycles = 0.0
-        var repetitions: [ClosedRange<Int>] = []
+        var bounds: [Int] = []
         var activeSamples = 0
         var allowances = 0.0
-        for run in active {
+        for pair in stride(from: 0, to: active.count, by: 2) {
+            let run = active[pair]...active[pair + 1]
             activeSamples += run.upperBound - run.lowerBound + 1
             let advance = (phase[run.upperBound] - phase[run.lowerBound]) / (2 * Double.pi)
             cycles += advance
@@ -106,7 +116,8 @@ struct InertialPhaseCounter: Sendable {
                 let level = phase[run.lowerBound] + Double(k) / Double(count) * (phase[run.upperBound] - phase[run.lowerBound])
                 while cursor < run.upperBound, advance >= 0 ? phase[cursor] < level : phase[cursor] > level { cursor += 1 }
                 let end = k == count ? run.upperBound : max(cursor, start + 1)
-                repetitions.append(start...min(end, run.upperBound))
+                bounds.append(start)
+                bounds.append(min(end, run.upperBound))
                 start = min(end, run.upperBound)
             }
         }
@@ -114,7 +125,7 @@ struct InertialPhaseCounter: Sendable {
         let edge: (Double?, Double?) = n >= 2 * swing
             ? ((amplitude[0..<swing].min() ?? 0) / reference, (amplitude[(n - swing)...].min() ?? 0) / reference) : (nil, nil)
         return Outcome(
-            cycles: cycles, repetitions: repetitions, activeSamples: activeSamples, allowance: allowances,
+            cycles: cycles, bounds: bounds, activeSamples: activeSamples, allowance: allowances,
             fullSwing: (inFullSwingAtStart, inFullSwingAtEnd), edgeEnvelope: edge)
     }
 
@@ -150,28 +161,40 @@ struct InertialPhaseCounter: Sendable {
         return (result, offset)
     }
 
-    /// The stretches where `values` reach `threshold`, merging stretches separated by fewer than `bridging` samples.
-    static func runs(_ values: [Double], atLeast threshold: Double, bridging: Int) -> [ClosedRange<Int>] {
-        var runs: [ClosedRange<Int>] = []
+    /// The stretches where `values` reach `threshold`, merging stretches separated by fewer than `bridging` samples,
+    /// as their first and last indices, flattened (first, last, first, last, …).
+    static func runs(_ values: [Double], atLeast threshold: Double, bridging: Int) -> [Int] {
+        var runs: [Int] = []
         var start: Int?
         for index in values.indices {
             if values[index] >= threshold {
                 if start == nil { start = index }
             } else if let first = start {
-                runs.append(first...(index - 1))
+                runs.append(first)
+                runs.append(index - 1)
                 start = nil
             }
         }
-        if let first = start { runs.append(first...(values.count - 1)) }
-        var merged: [ClosedRange<Int>] = []
-        for run in runs {
-            if let last = merged.last, run.lowerBound - last.upperBound <= bridging {
-                merged[merged.count - 1] = last.lowerBound...run.upperBound
+        if let first = start {
+            runs.append(first)
+            runs.append(values.count - 1)
+        }
+        var merged: [Int] = []
+        for pair in stride(from: 0, to: runs.count, by: 2) {
+            let (lower, upper) = (runs[pair], runs[pair + 1])
+            if !merged.isEmpty, lower - merged[merged.count - 1] <= bridging {
+                merged[merged.count - 1] = upper
             } else {
-                merged.append(run)
+                merged.append(lower)
+                merged.append(upper)
             }
         }
-        return merged.filter { $0.upperBound > $0.lowerBound }
+        var kept: [Int] = []
+        for pair in stride(from: 0, to: merged.count, by: 2) where merged[pair + 1] > merged[pair] {
+            kept.append(merged[pair])
+            kept.append(merged[pair + 1])
+        }
+        return kept
     }
 
     /// The `q` quantile (0...1), the nearest rank, by Hoare's selection ("FIND", Commun. ACM 4(7), 1961) on a

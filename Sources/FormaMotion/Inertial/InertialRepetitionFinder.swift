@@ -29,7 +29,12 @@ struct InertialRepetitionFinder: Sendable {
     }
 
     struct Outcome: Sendable {
-        let repetitions: [Repetition]
+        /// Each repetition's start, end and peak, flattened (start, end, peak, start, …): an array of `Int` rather than
+        /// of ``Repetition`` (see ``InertialCascade`` on the first array of a new element type).
+        let marks: [Int]
+        var repetitions: [Repetition] {
+            stride(from: 0, to: marks.count, by: 3).map { Repetition(start: marks[$0], end: marks[$0 + 1], peak: marks[$0 + 2]) }
+        }
         let periodSamples: Double?
         let periodicity: Double
         /// Cycles counted before rounding (0 when the bout was rejected before counting).
@@ -85,7 +90,7 @@ struct InertialRepetitionFinder: Sendable {
     private func find(
         decimated: InertialAxes, rotation: InertialAxes?, sampleCount: Int, openStart: Bool, openEnd: Bool
     ) -> Outcome {
-        let none = Outcome(repetitions: [], periodSamples: nil, periodicity: 0, cycles: 0)
+        let none = Outcome(marks: [], periodSamples: nil, periodicity: 0, cycles: 0)
         let factor = Self.decimation
         let rate = sampleRateHertz / Double(factor)
         guard decimated.count >= Int(2 * configuration.minimumPeriodSeconds * rate) else { return none }
@@ -133,12 +138,16 @@ struct InertialRepetitionFinder: Sendable {
             openEnd: openEnd && movingAtEnd)
         let acceleration = chosen.drive
         let last = sampleCount - 1
-        let repetitions = phase.repetitions.map { span in
+        var marks: [Int] = []
+        marks.reserveCapacity(phase.bounds.count / 2 * 3)
+        for pair in stride(from: 0, to: phase.bounds.count, by: 2) {
+            let span = phase.bounds[pair]...phase.bounds[pair + 1]
             var peak = span.lowerBound
             for index in span where abs(acceleration[index]) > abs(acceleration[peak]) { peak = index }
             let start = span.lowerBound * factor
-            return Repetition(
-                start: start, end: min(last, max(span.upperBound * factor, start + 1)), peak: min(last, peak * factor))
+            marks.append(start)
+            marks.append(min(last, max(span.upperBound * factor, start + 1)))
+            marks.append(min(last, peak * factor))
         }
         let trace = InertialBoutTrace(
             cycles: phase.cycles, allowance: phase.allowance, activePeriods: Double(phase.activeSamples) / period.lag,
@@ -147,7 +156,7 @@ struct InertialRepetitionFinder: Sendable {
             fullSwingStart: phase.fullSwing.start, fullSwingEnd: phase.fullSwing.end,
             edgeEnvelopeStart: phase.edgeEnvelope.start, edgeEnvelopeEnd: phase.edgeEnvelope.end)
         return Outcome(
-            repetitions: repetitions, periodSamples: period.lag * Double(factor), periodicity: period.strength,
+            marks: marks, periodSamples: period.lag * Double(factor), periodicity: period.strength,
             cycles: phase.cycles, usedRotation: chosen.isRotation, trace: trace)
     }
 
@@ -157,15 +166,25 @@ struct InertialRepetitionFinder: Sendable {
         _ samples: [Sample], by factor: Int, _ vector: (Sample) -> SIMD4<Double>
     ) -> InertialAxes {
         let count = samples.count / factor
-        var (x, y, z) = ([Double](repeating: 0, count: count), [Double](repeating: 0, count: count), [Double](repeating: 0, count: count))
         let divisor = Double(factor)
-        samples.withUnsafeBufferPointer { samples in
-            for group in 0..<count {
-                var sum = SIMD4<Double>.zero
-                for index in (group * factor)..<(group * factor + factor) { sum += vector(samples[index]) }
-                let mean = sum / divisor
-                (x[group], y[group], z[group]) = (mean[0], mean[1], mean[2])
+        // Each array is written whole before it is read, so it starts uninitialised (no clearing pass).
+        var (y, z): ([Double], [Double]) = ([], [])
+        let x = [Double](unsafeUninitializedCapacity: count) { x, xCount in
+            y = [Double](unsafeUninitializedCapacity: count) { y, yCount in
+                z = [Double](unsafeUninitializedCapacity: count) { z, zCount in
+                    samples.withUnsafeBufferPointer { samples in
+                        for group in 0..<count {
+                            var sum = SIMD4<Double>.zero
+                            for index in (group * factor)..<(group * factor + factor) { sum += vector(samples[index]) }
+                            let mean = sum / divisor
+                            (x[group], y[group], z[group]) = (mean[0], mean[1], mean[2])
+                        }
+                    }
+                    zCount = count
+                }
+                yCount = count
             }
+            xCount = count
         }
         return InertialAxes(x: x, y: y, z: z)
     }

@@ -53,7 +53,8 @@ enum InertialRotationMotion {
             for index in 0..<filtered.count { buffer[index] = (filtered[index] * direction).sum() }
             count = filtered.count
         }
-        let drift = [InertialBiquad.highPass(cutoffHertz: configuration.integrationHighPassHertz, sampleRateHertz: sampleRateHertz)]
+        let drift = InertialCascade(
+            InertialBiquad.highPass(cutoffHertz: configuration.integrationHighPassHertz, sampleRateHertz: sampleRateHertz))
         let angle = InertialFiltering.zeroPhase(
             InertialVerticalMotion.integrate(rate, scale: 1 / sampleRateHertz), drift, padding: padding)
         return Result(rate: rate, angle: angle)

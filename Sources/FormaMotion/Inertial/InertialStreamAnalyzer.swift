@@ -7,9 +7,9 @@
 /// ``InertialAnalyzer/analyze(_:)`` on the same samples returns exactly them.
 ///
 /// Cost per sample: O(1) for the front end and segmenter; each bout of m grid samples then costs O(m log m + m × lags)
-/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 160–620 instructions per input sample in
-/// all on a release build, depending on the input rate and on how much rest the bouts are spread over (233 at 50 Hz
-/// on the benchmark, 435 on a SPAR set that moves throughout; docs/motion-inertial.md, "Speed").
+/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 145–530 instructions per input sample in
+/// all on a release build, depending on the input rate and on how much rest the bouts are spread over (206 at 50 Hz
+/// on the benchmark, 347 on a SPAR set that moves throughout; docs/motion-inertial.md, "Speed").
 public struct InertialStreamAnalyzer: Sendable {
     private let configuration: InertialAnalyzer.Configuration
     private let hasRotation: Bool
@@ -163,19 +163,18 @@ public struct InertialStreamAnalyzer: Sendable {
         bouts.append(InertialAnalysis.Segment(startSeconds: first.timeSeconds, endSeconds: last.timeSeconds))
         let outcome = finder.find(
             bout: bout, usesRotation: carriesRotation, openStart: first.timeSeconds == firstGridTime, openEnd: endsRecording)
-        let found = outcome.repetitions.map { repetition in
-            InertialAnalysis.Repetition(
-                number: 0, startSeconds: bout[repetition.start].timeSeconds, endSeconds: bout[repetition.end].timeSeconds,
-                peakSeconds: bout[repetition.peak].timeSeconds)
-        }
-        if outcome.usedRotation, !found.isEmpty { usedRotation = true }
+        let marks = outcome.marks
+        let found = marks.count / 3
+        if outcome.usedRotation, found > 0 { usedRotation = true }
         if keepsTraces, let trace = outcome.trace { traces.append(trace) }
-        for var repetition in found {
-            repetition.number = repetitions.count + 1
-            repetitions.append(repetition)
+        for mark in stride(from: 0, to: marks.count, by: 3) {
+            repetitions.append(
+                InertialAnalysis.Repetition(
+                    number: repetitions.count + 1, startSeconds: bout[marks[mark]].timeSeconds,
+                    endSeconds: bout[marks[mark + 1]].timeSeconds, peakSeconds: bout[marks[mark + 2]].timeSeconds))
         }
-        if let period = outcome.periodSamples, found.count > periodOfLargestBout?.count ?? 0 {
-            periodOfLargestBout = (found.count, period / InertialFrontEnd.analysisRateHertz)
+        if let period = outcome.periodSamples, found > periodOfLargestBout?.count ?? 0 {
+            periodOfLargestBout = (found, period / InertialFrontEnd.analysisRateHertz)
         }
     }
 }

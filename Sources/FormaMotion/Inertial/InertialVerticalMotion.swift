@@ -41,9 +41,8 @@ enum InertialVerticalMotion {
         guard count > 2 else { return Result(acceleration: [], displacement: [], alongGravity: true) }
         let padding = Int(3 * sampleRateHertz)
         let gravity = accelerometer.zeroPhase(
-            [InertialBiquad.lowPass(cutoffHertz: configuration.gravityCutoffHertz, sampleRateHertz: sampleRateHertz)],
+            InertialCascade(InertialBiquad.lowPass(cutoffHertz: configuration.gravityCutoffHertz, sampleRateHertz: sampleRateHertz)),
             padding: padding)
-        var vertical = [Double](repeating: 0, count: count)
         var products = (SIMD4<Double>.zero, SIMD4<Double>.zero)  // xx, yy, zz and xy, xz, yz
         // The dynamic acceleration `a − g` of a sample (fourth lane zero).
         func dynamic(_ index: Int, _ g: SIMD4<Double>) -> SIMD4<Double> {
@@ -51,13 +50,17 @@ enum InertialVerticalMotion {
             d[3] = 0
             return d
         }
-        for index in 0..<count {
-            let g = gravity[index]
-            let d = dynamic(index, g)
-            let norm = (g * g).sum().squareRoot()
-            vertical[index] = norm > 0 ? (d * g).sum() / norm : 0
-            products.0 += d * d
-            products.1 += SIMD4(d[0] * d[1], d[0] * d[2], d[1] * d[2], 0)
+        // Written whole before it is read, so it starts uninitialised (no clearing pass).
+        let vertical = [Double](unsafeUninitializedCapacity: count) { vertical, written in
+            for index in 0..<count {
+                let g = gravity[index]
+                let d = dynamic(index, g)
+                let norm = (g * g).sum().squareRoot()
+                vertical[index] = norm > 0 ? (d * g).sum() / norm : 0
+                products.0 += d * d
+                products.1 += SIMD4(d[0] * d[1], d[0] * d[2], d[1] * d[2], 0)
+            }
+            written = count
         }
         let verticalEnergy = vertical.reduce(0) { $0 + $1 * $1 }
         let (largest, axis) = InertialPrincipalAxis.largestEigenpair(
@@ -72,7 +75,8 @@ enum InertialVerticalMotion {
         let band = InertialBiquad.bandPass(
             lowHertz: configuration.bandLowHertz, highHertz: configuration.bandHighHertz, sampleRateHertz: sampleRateHertz)
         let acceleration = InertialFiltering.zeroPhase(signal, band, padding: padding)
-        let drift = [InertialBiquad.highPass(cutoffHertz: configuration.integrationHighPassHertz, sampleRateHertz: sampleRateHertz)]
+        let drift = InertialCascade(
+            InertialBiquad.highPass(cutoffHertz: configuration.integrationHighPassHertz, sampleRateHertz: sampleRateHertz))
         let metresPerSecondSquared = 9.80665
         let velocity = InertialFiltering.zeroPhase(
             integrate(acceleration, scale: metresPerSecondSquared / sampleRateHertz), drift, padding: padding)
@@ -119,7 +123,7 @@ struct InertialAxes: Sendable {
     subscript(index: Int) -> SIMD4<Double> { SIMD4(x[index], y[index], z[index], 0) }
 
     /// Each channel filtered by ``InertialFiltering/zeroPhase(_:_:padding:)`` (x and y together, as two lanes).
-    func zeroPhase(_ sections: [InertialBiquad], padding: Int) -> InertialAxes {
+    func zeroPhase(_ sections: InertialCascade, padding: Int) -> InertialAxes {
         let (x, y) = InertialFiltering.zeroPhase(x, y, sections, padding: padding)
         return InertialAxes(x: x, y: y, z: InertialFiltering.zeroPhase(z, sections, padding: padding))
     }

@@ -40,6 +40,25 @@ import FormaMotionLab
         }
     }
 
+    /// The phase's arctangent (a series, cheaper than the C library's) is the C library's `atan2` to within 2e-11 rad,
+    /// in every octant, on the axes and at signed zeros, so no phase-counted repetition can differ.
+    @Test func analyticSignalAngle_matchesAtan2() {
+        // setup: points on a circle at every 1/4096 turn, at several radii, and the axes' special cases.
+        var points: [(y: Double, x: Double)] = [(0, 1), (0, -1), (1, 0), (-1, 0), (-0.0, -1), (0.0, -1), (1e-300, -1)]
+        for radius in [1e-6, 1.0, 3e5] {
+            for step in 0..<4096 {
+                let angle = 2 * Double.pi * Double(step) / 4096
+                points.append((radius * sin(angle), radius * cos(angle)))
+            }
+        }
+        for (y, x) in points {
+            // act
+            let angle = InertialAnalyticSignal.angle(y: y, x: x)
+            // verify
+            #expect(abs(angle - atan2(y, x)) < 2e-11, "(\(x), \(y)): \(angle) against \(atan2(y, x))")
+        }
+    }
+
     @Test func analyticSignal_advancesOneTurnPerCycleAtAnyLength() {
         for seed in UInt64(1)...100 {
             // setup: a whole number of cycles over a length that is rarely a power of two.
