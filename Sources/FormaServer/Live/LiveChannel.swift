@@ -56,6 +56,11 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
     private var context: ChannelHandlerContext?
     private var fragmentedBytes: Int?
     private var closing = false
+    /// A message from the socket is being handed on (``channelRead(context:data:)``): what the session writes
+    /// meanwhile waits for one flush when the read completes.
+    private var handingOnARead = false
+    /// Written but not yet flushed.
+    private var unflushed = false
 
     init(limits: LiveLimits, eventLoop: any EventLoop) {
         self.limits = limits
@@ -103,7 +108,34 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
         default:
             break
         }
+        handingOnARead = true
         context.fireChannelRead(data)
+        handingOnARead = false
+    }
+
+    /// The end of what one read of the socket brought: the events written while it was handled go out together, in
+    /// one flush (one `writev`), before the event loop turns to anything else.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if unflushed {
+            unflushed = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    /// Writes `text` as one text message: during the handling of a read (an event a frame produced) it is flushed
+    /// with the read's other answers when the read completes (``channelReadComplete(context:)``), at any other time
+    /// (a store's answer, a tick) at once. Call on the channel's event loop.
+    func send(text: String) {
+        eventLoop.preconditionInEventLoop()
+        guard let context, !closing else { return }
+        let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: text))
+        if handingOnARead {
+            context.write(wrapOutboundOut(frame), promise: nil)
+            unflushed = true
+        } else {
+            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -108,12 +108,12 @@ struct WebSocketLiveTransport: LiveSessionTransport {
     var broadcast: LiveBroadcast?
 
     func send(_ text: String) {
-        webSocket.send(text, promise: nil)
+        channelGuard.send(text: text)
     }
 
     func send(event: LiveEvent) {
         let text = event.jsonText
-        webSocket.send(text, promise: nil)
+        channelGuard.send(text: text)
         broadcast?.publish(event, text: text)
     }
 
