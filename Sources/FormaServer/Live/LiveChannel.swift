@@ -61,6 +61,10 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
     private var handingOnARead = false
     /// Written but not yet flushed.
     private var unflushed = false
+    /// Takes each binary message that comes as one frame (the landmark frames), unmasked, straight from the decoder:
+    /// websocket-kit would copy it twice and take two locks on the way to its `onBinary`. Set on the event loop when
+    /// the session starts; `nil` before (such a message then goes through websocket-kit) and once it ends.
+    var onBinaryMessage: (([UInt8]) -> Void)?
 
     init(limits: LiveLimits, eventLoop: any EventLoop) {
         self.limits = limits
@@ -76,6 +80,7 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        onBinaryMessage = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -95,6 +100,7 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
             close(context: context, .reservedBitsSet)
             return
         }
+        let inFragmentedMessage = fragmentedBytes != nil
         switch frame.opcode {
         case .text, .binary:
             fragmentedBytes = frame.fin ? nil : frame.length
@@ -109,8 +115,34 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
             break
         }
         handingOnARead = true
-        context.fireChannelRead(data)
+        if frame.opcode == .binary, frame.fin, !inFragmentedMessage, let onBinaryMessage, let maskKey = frame.maskKey {
+            onBinaryMessage(Self.unmasked(frame.data, maskKey))
+        } else {
+            context.fireChannelRead(data)
+        }
         handingOnARead = false
+    }
+
+    /// `data` unmasked with `key` (RFC 6455 §5.3), eight bytes at a time.
+    static func unmasked(_ data: ByteBuffer, _ key: WebSocketMaskingKey) -> [UInt8] {
+        let count = data.readableBytes
+        let keyBytes = [key[0], key[1], key[2], key[3], key[0], key[1], key[2], key[3]]
+        let key64 = keyBytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        return [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+            data.withUnsafeReadableBytes { input in
+                var index = 0
+                while index + 8 <= count {
+                    let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ key64
+                    UnsafeMutableRawBufferPointer(output).storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+                    index += 8
+                }
+                while index < count {
+                    output[index] = input[index] ^ keyBytes[index % 4]
+                    index += 1
+                }
+            }
+            initialized = count
+        }
     }
 
     /// The end of what one read of the socket brought: the events written while it was handled go out together, in

@@ -44,6 +44,53 @@ struct LiveChannelFlushTests {
         _ = try channel.finish()
     }
 
+    @Test func aWholeBinaryMessage_goesStraightToTheSessionUnmasked_aFragmentedOneThroughWebSocketKit() throws {
+        // setup: the guard with a session taking whole binary messages, and what websocket-kit would be handed
+        let channel = EmbeddedChannel()
+        let channelGuard = LiveChannelGuard(limits: LiveLimits(), eventLoop: channel.eventLoop)
+        let forwarded = FrameRecorder()
+        try channel.pipeline.syncOperations.addHandler(channelGuard)
+        try channel.pipeline.syncOperations.addHandler(forwarded)
+        var taken: [[UInt8]] = []
+        channelGuard.onBinaryMessage = { bytes in
+            taken.append(bytes)
+            channelGuard.send(text: "answer")
+        }
+        let key: WebSocketMaskingKey = [0x12, 0x34, 0x56, 0x78]
+        let payload = (0..<540).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+
+        // act: a whole message, then one in two fragments, in one read
+        channel.pipeline.fireChannelRead(NIOAny(Self.masked(payload, key: key, opcode: .binary, fin: true)))
+        channel.pipeline.fireChannelRead(NIOAny(Self.masked([1, 2], key: key, opcode: .binary, fin: false)))
+        channel.pipeline.fireChannelRead(NIOAny(Self.masked([3], key: key, opcode: .continuation, fin: true)))
+        channel.pipeline.fireChannelReadComplete()
+
+        // verify
+        #expect(taken == [payload])
+        #expect(forwarded.frames.map(\.opcode) == [.binary, .continuation])
+        #expect(try channel.readOutbound(as: WebSocketFrame.self).map { String(buffer: $0.data) } == "answer")
+        _ = try channel.finish()
+    }
+
+    @Test func unmasked_isWhatNIOUnmasks_atEveryLength() {
+        let key: WebSocketMaskingKey = [0xA1, 0x02, 0xFF, 0x40]
+        for length in Array(0...40) + [540, 4096] {
+            let payload = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 5) }
+            let frame = Self.masked(payload, key: key, opcode: .binary, fin: true)
+            #expect(LiveChannelGuard.unmasked(frame.data, key) == payload, "\(length)")
+            #expect(Array(frame.unmaskedData.readableBytesView) == payload, "\(length)")
+        }
+    }
+
+    /// A frame as a client sends it: its payload masked with `key`.
+    private static func masked(_ payload: [UInt8], key: WebSocketMaskingKey, opcode: WebSocketOpcode, fin: Bool)
+        -> WebSocketFrame
+    {
+        var data = ByteBuffer(bytes: payload)
+        data.webSocketMask(key)
+        return WebSocketFrame(fin: fin, opcode: opcode, maskKey: key, data: data)
+    }
+
     private static func maskedFrame() -> WebSocketFrame {
         WebSocketFrame(
             fin: true, opcode: .binary, maskKey: WebSocketMaskingKey([1, 2, 3, 4]), data: ByteBuffer(bytes: [9, 9]))
@@ -74,5 +121,14 @@ private final class TwoEventsPerFrame: ChannelInboundHandler, @unchecked Sendabl
             channelGuard.send(text: #"{"n":\#(sent)}"#)
             sent += 1
         }
+    }
+}
+
+private final class FrameRecorder: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = WebSocketFrame
+    var frames: [WebSocketFrame] = []
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        frames.append(unwrapInboundIn(data))
     }
 }
