@@ -290,8 +290,10 @@ final class BenchLiveRawWriter: ChannelOutboundHandler, @unchecked Sendable {
 
 /// Sends the frames of every session on one event loop from one timer: the sessions' deadlines
 /// (``BenchLiveSchedule``) in order, frame by frame, each session's frame at its own deadline; when the timer fires
-/// it sends every frame then due (a loop that woke late catches up at once, as a session's own timer did), then
-/// sets itself for the next deadline. One timer per loop instead of a scheduled task (a closure, a promise and a
+/// it sends the frames then due, at most one per session, then sets itself for the next deadline (already past when
+/// the loop is late, so it fires again on the loop's next turn, after its IO). A late loop thus catches up one frame
+/// per session per turn, as when each session had its own timer, rather than in one burst per session that the
+/// server's frame-rate limit would refuse. One timer per loop instead of a scheduled task (a closure, a promise and a
 /// place in the loop's queue) per frame; what is measured (each frame's send time, its lag) is unchanged.
 final class BenchLiveTicker: @unchecked Sendable {
     private let eventLoop: any EventLoop
@@ -327,7 +329,7 @@ final class BenchLiveTicker: @unchecked Sendable {
 
     private func fire() {
         var now = NIODeadline.now().uptimeNanoseconds
-        while true {
+        for _ in 0..<sessions.count {
             let due = nextDeadline
             if due > now {
                 now = NIODeadline.now().uptimeNanoseconds
