@@ -39,10 +39,14 @@ for i, a in enumerate(addrs):
     names[a] = res[2*i] if 2*i < len(res) else "?"
 dem = subprocess.run([shutil.which("swift-demangle") or "/opt/swift/usr/bin/swift-demangle", "--simplified", "--compact"], input="\n".join(names[a] for a in addrs), capture_output=True, text=True).stdout.splitlines()
 for i, a in enumerate(addrs): names[a] = dem[i] if i < len(dem) else names[a]
+# perf resolves some of forma's symbols itself and gives them mangled: demangle those too.
+mangled = sorted({sym for s in samples for ip, sym, dso in s["frames"] if sym.startswith("$s")})
+dem = subprocess.run([shutil.which("swift-demangle") or "/opt/swift/usr/bin/swift-demangle", "--simplified", "--compact"], input="\n".join(mangled), capture_output=True, text=True).stdout.splitlines()
+demangled = dict(zip(mangled, dem)) if len(dem) == len(mangled) else {}
 def name(f):
     ip, sym, dso = f
     if dso.endswith("/forma") and sym.startswith("[unknown]"): return names.get(ip, "?")
-    return sym
+    return demangled.get(sym, sym)
 n = len(samples)
 print(f"samples: {n}")
 if not n:

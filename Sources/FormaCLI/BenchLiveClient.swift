@@ -33,15 +33,18 @@ struct BenchLiveSessionResult: Sendable {
 }
 
 /// One `/v1/live` session of the benchmark, as a channel handler: everything it does runs on its channel's event
-/// loop (no locks), frames are scheduled at absolute deadlines (``BenchLiveSchedule``), and the only per-frame
-/// allocations are the masked copy of the shared, pre-encoded frame that the WebSocket encoder makes (RFC 6455
-/// requires a client to mask) and NIO's scheduled task.
+/// loop (no locks). Its frames are sent by its event loop's ``BenchLiveTicker`` at absolute deadlines
+/// (``BenchLiveSchedule``), as the plan's pre-encoded, pre-masked messages written straight to the socket
+/// (``BenchLiveRawWriter``): a frame sent allocates nothing but the socket write's bookkeeping. An event is read only
+/// as far as its `type`, to match it to the frame that produced it.
 final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     private let plan: BenchLivePlan
-    private let index: Int
+    let index: Int
+    /// Writes the pre-encoded frames past the WebSocket encoder.
+    private let rawWriter = BenchLiveRawWriter()
     let ready: EventLoopPromise<Void>
     let done: EventLoopPromise<BenchLiveSessionResult>
     // Event-loop confined.
@@ -50,7 +53,6 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
     private var sendTimes: [UInt64]
     private var nextExpected = 0
     private var keepAlive: RepeatedTask?
-    private var schedule: BenchLiveSchedule?
     private var closeSent = false
     private var readyCompleted = false
     /// The session's socket once connected.
@@ -112,24 +114,15 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
         context.close(promise: nil)
     }
 
-    /// Starts the replay on `schedule` (call on the channel's event loop, or through ``begin(on:)``).
-    func begin(_ schedule: BenchLiveSchedule) {
-        guard context != nil else { return }
+    /// Stops the keep-alive: the replay starts (call on the channel's event loop, before its ticker sends frame 0).
+    func begin() {
         keepAlive?.cancel()
-        self.schedule = schedule
-        scheduleFrame(0)
     }
 
-    private func scheduleFrame(_ frame: Int) {
-        guard let context, let schedule else { return }
-        let deadline = schedule.deadline(session: index, frame: frame)
-        context.eventLoop.scheduleTask(deadline: NIODeadline.uptimeNanoseconds(deadline)) {
-            self.send(frame: frame, due: deadline)
-        }
-    }
-
-    private func send(frame: Int, due: UInt64) {
-        guard let context, context.channel.isActive else { return }
+    /// Sends frame `frame` (frame `plan.frames.count` is the `end`), due at `due`: called by the event loop's
+    /// ``BenchLiveTicker``.
+    func send(frame: Int, due: UInt64) {
+        guard context != nil, !closeSent else { return }
         if frame == 0 { sendText(plan.startText, flush: false) }
         if frame == plan.frames.count {
             sendText(plan.endText)
@@ -139,9 +132,7 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
         sendTimes[frame] = now
         result.sendLags.append(Int64(now) - Int64(due))
         result.framesSent += 1
-        let message = WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: plan.frames[frame])
-        context.writeAndFlush(wrapOutboundOut(message), promise: nil)
-        scheduleFrame(frame + 1)
+        rawWriter.writeAndFlush(plan.wireFrames[frame])
     }
 
     private func sendText(_ text: String, flush: Bool = true) {
@@ -229,7 +220,11 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
             .channelInitializer { channel in
                 let upgrader = NIOWebSocketClientUpgrader(
                     maxFrameSize: 1 << 16,
-                    upgradePipelineHandler: { channel, _ in channel.pipeline.addHandler(session) })
+                    upgradePipelineHandler: { channel, _ in
+                        channel.pipeline.addHandler(session.rawWriter, position: .first).flatMap {
+                            channel.pipeline.addHandler(session)
+                        }
+                    })
                 let configuration: NIOHTTPClientUpgradeSendableConfiguration = (
                     upgraders: [upgrader], completionHandler: { _ in }
                 )
@@ -268,6 +263,87 @@ final class BenchLiveSession: ChannelInboundHandler, @unchecked Sendable {
             session.complete(BenchLiveSessionResult(failure: "connect: \(error)"))
         }
         return (session, connected)
+    }
+}
+
+/// Writes bytes that already are whole WebSocket messages (``BenchLivePlan/wireFrames``) to the socket: first in the
+/// pipeline, so nothing encodes, masks or copies them again.
+final class BenchLiveRawWriter: ChannelOutboundHandler, @unchecked Sendable {
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    // Event-loop confined.
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func writeAndFlush(_ message: ByteBuffer) {
+        context?.writeAndFlush(wrapOutboundOut(message), promise: nil)
+    }
+}
+
+/// Sends the frames of every session on one event loop from one timer: the sessions' deadlines
+/// (``BenchLiveSchedule``) in order, frame by frame, each session's frame at its own deadline; when the timer fires
+/// it sends the frames then due, at most one per session, then sets itself for the next deadline (already past when
+/// the loop is late, so it fires again on the loop's next turn, after its IO). A late loop thus catches up one frame
+/// per session per turn, as when each session had its own timer, rather than in one burst per session that the
+/// server's frame-rate limit would refuse. One timer per loop instead of a scheduled task (a closure, a promise and a
+/// place in the loop's queue) per frame; what is measured (each frame's send time, its lag) is unchanged.
+final class BenchLiveTicker: @unchecked Sendable {
+    private let eventLoop: any EventLoop
+    /// The loop's sessions by offset (by index).
+    private let sessions: [BenchLiveSession]
+    private let schedule: BenchLiveSchedule
+    /// The last frame (the `end`).
+    private let lastFrame: Int
+    // Event-loop confined: the next frame to send.
+    private var position = 0
+    private var frame = 0
+
+    init(eventLoop: any EventLoop, sessions: [BenchLiveSession], schedule: BenchLiveSchedule, frames: Int) {
+        self.eventLoop = eventLoop
+        self.sessions = sessions.sorted { $0.index < $1.index }
+        self.schedule = schedule
+        lastFrame = frames
+    }
+
+    /// Starts the sessions' replay (call on the loop).
+    func start() {
+        eventLoop.preconditionInEventLoop()
+        guard !sessions.isEmpty else { return }
+        for session in sessions { session.begin() }
+        setTimer()
+    }
+
+    private var nextDeadline: UInt64 { schedule.deadline(session: sessions[position].index, frame: frame) }
+
+    private func setTimer() {
+        eventLoop.scheduleTask(deadline: .uptimeNanoseconds(nextDeadline)) { self.fire() }
+    }
+
+    private func fire() {
+        var now = NIODeadline.now().uptimeNanoseconds
+        for _ in 0..<sessions.count {
+            let due = nextDeadline
+            if due > now {
+                now = NIODeadline.now().uptimeNanoseconds
+                guard due <= now else { break }
+            }
+            sessions[position].send(frame: frame, due: due)
+            position += 1
+            if position == sessions.count {
+                position = 0
+                frame += 1
+                guard frame <= lastFrame else { return }
+            }
+        }
+        setTimer()
     }
 }
 

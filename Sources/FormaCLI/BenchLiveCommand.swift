@@ -195,8 +195,16 @@ struct BenchLiveStep {
         let schedule = BenchLiveSchedule(
             startNanoseconds: start.uptimeNanoseconds, framesPerSecond: BenchLiveCommand.framesPerSecond,
             sessions: opened.count)
+        // One ticker per event loop sends its sessions' frames.
+        var byLoop: [ObjectIdentifier: (any EventLoop, [BenchLiveSession])] = [:]
         for (session, _) in opened {
-            session.ready.futureResult.eventLoop.execute { session.begin(schedule) }
+            let loop = session.ready.futureResult.eventLoop
+            byLoop[ObjectIdentifier(loop), default: (loop, [])].1.append(session)
+        }
+        for (loop, loopSessions) in byLoop.values {
+            let ticker = BenchLiveTicker(
+                eventLoop: loop, sessions: loopSessions, schedule: schedule, frames: plan.frames.count)
+            loop.execute { ticker.start() }
         }
         try await sleep(until: start)
         let framesBefore = await people.framesAnalysed()

@@ -72,6 +72,11 @@ struct BenchLivePlan: Sendable {
     }
 
     let frames: [ByteBuffer]
+    /// Each frame as the bytes of a whole client message on the wire (RFC 6455 §5.2: a final binary frame, its
+    /// length, a masking key and the masked payload), encoded and masked once: every session writes these same bytes
+    /// straight to its socket, so sending a frame copies, masks and draws nothing. (Each frame has its own key, drawn
+    /// once; a server unmasks any key the same way.)
+    let wireFrames: [ByteBuffer]
     let startText: String
     let keepAliveText = #"{"type":"resume"}"#
     let endText = #"{"type":"end"}"#
@@ -90,10 +95,36 @@ struct BenchLivePlan: Sendable {
             return ByteBuffer(bytes: LiveFrameCodec.encode(frame))
         }
         frames = encoded
+        var generator = SystemRandomNumberGenerator()
+        wireFrames = encoded.map { frame in
+            Self.maskedBinaryMessage(
+                Array(frame.readableBytesView), maskKey: (0..<4).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        }
         startText = LiveControl.start(exercise: exercise, source: .replay, progress: progress ? true : nil).jsonText
         expected = try Self.expectedEvents(
             frames: encoded.map { Array($0.readableBytesView) }, startText: startText, framesPerSecond: framesPerSecond)
         expectedTypeBytes = expected.map { Array($0.type.utf8) }
+    }
+
+    /// `payload` as one final, masked binary WebSocket frame (RFC 6455 §5.2), header included.
+    static func maskedBinaryMessage(_ payload: [UInt8], maskKey: [UInt8]) -> ByteBuffer {
+        precondition(maskKey.count == 4)
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(payload.count + 14)
+        buffer.writeInteger(UInt8(0x82))  // FIN, opcode 2 (binary)
+        switch payload.count {
+        case ..<126:
+            buffer.writeInteger(UInt8(0x80 | payload.count))
+        case ...Int(UInt16.max):
+            buffer.writeInteger(UInt8(0x80 | 126))
+            buffer.writeInteger(UInt16(payload.count))
+        default:
+            buffer.writeInteger(UInt8(0x80 | 127))
+            buffer.writeInteger(UInt64(payload.count))
+        }
+        buffer.writeBytes(maskKey)
+        buffer.writeBytes(payload.enumerated().map { $0.element ^ maskKey[$0.offset % 4] })
+        return buffer
     }
 
     /// Runs the server's own session machine (``LiveSessionMachine``, which holds no IO and no wall clock) over the

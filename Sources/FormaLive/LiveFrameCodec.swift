@@ -100,10 +100,7 @@ public enum LiveFrameCodec {
 
     /// The little-endian integer at `offset`; the caller has checked that the bytes are there.
     private static func read<T: FixedWidthInteger>(_: T.Type, from bytes: [UInt8], at offset: Int) -> T {
-        var value: T = 0
-        for index in 0..<MemoryLayout<T>.size {
-            value |= T(bytes[offset + index]) << (8 * index)
-        }
-        return value
+        precondition(offset >= 0 && offset + MemoryLayout<T>.size <= bytes.count)
+        return T(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) })
     }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import FormaLive
 import FormaMotion
 import Foundation
 import NIOConcurrencyHelpers
@@ -115,5 +116,70 @@ private final class OneWriteUpgrader: ChannelInboundHandler, @unchecked Sendable
         out.writeInteger(UInt8(payload.readableBytes))
         out.writeBuffer(&payload)
         context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+    }
+}
+
+/// The frames the client writes straight to its socket are what RFC 6455 asks of a client, as NIO's own decoder (the
+/// server's) reads them: final binary messages, masked, carrying the plan's frames.
+@Suite("forma bench live: the pre-encoded frames")
+struct BenchLiveWireFrameTests {
+    @Test func preEncodedFrames_decodeAsMaskedBinaryMessagesOfThePlansFrames() async throws {
+        // setup: a plan, and a server that decodes WebSocket frames from raw bytes
+        let recording = try PoseRecordingParser.parse(
+            try Data(contentsOf: URL(fileURLWithPath: BenchLiveTests.recordingPath)))
+        let plan = try BenchLivePlan(
+            recording: recording, exercise: "deep-squat", progress: false, count: 5, framesPerSecond: 30)
+        let received = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: [WebSocketFrame].self)
+        let collector = FrameCollector(expecting: plan.wireFrames.count, done: received)
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 1 << 16)))
+                    try channel.pipeline.syncOperations.addHandler(collector)
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let client = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: try #require(server.localAddress?.port)).get()
+
+        // act
+        for frame in plan.wireFrames { try await client.writeAndFlush(frame) }
+        let frames = try await received.futureResult.get()
+
+        // verify
+        #expect(frames.count == plan.frames.count)
+        for (frame, expected) in zip(frames, plan.frames) {
+            #expect(frame.fin && frame.opcode == .binary && frame.maskKey != nil)
+            #expect(frame.unmaskedData == expected)
+        }
+        // Unmasked, the frames read back as the recording's landmarks at 30 frames a second.
+        let decoded = try LiveFrameCodec.decode(
+            Array(try #require(frames.last).unmaskedData.readableBytesView), previousTime: nil)
+        #expect(abs(decoded.timeSeconds - 4.0 / 30) < 1e-4)
+        try await client.close()
+        try await server.close()
+    }
+}
+
+private final class FrameCollector: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = WebSocketFrame
+
+    private let expecting: Int
+    private let done: EventLoopPromise<[WebSocketFrame]>
+    private let frames = NIOLockedValueBox<[WebSocketFrame]>([])
+
+    init(expecting: Int, done: EventLoopPromise<[WebSocketFrame]>) {
+        self.expecting = expecting
+        self.done = done
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        let all = frames.withLockedValue {
+            $0.append(frame)
+            return $0
+        }
+        if all.count == expecting { done.succeed(all) }
     }
 }

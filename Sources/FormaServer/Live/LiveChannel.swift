@@ -56,6 +56,15 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
     private var context: ChannelHandlerContext?
     private var fragmentedBytes: Int?
     private var closing = false
+    /// A message from the socket is being handed on (``channelRead(context:data:)``): what the session writes
+    /// meanwhile waits for one flush when the read completes.
+    private var handingOnARead = false
+    /// Written but not yet flushed.
+    private var unflushed = false
+    /// Takes each binary message that comes as one frame (the landmark frames), unmasked, straight from the decoder:
+    /// websocket-kit would copy it twice and take two locks on the way to its `onBinary`. Set on the event loop when
+    /// the session starts; `nil` before (such a message then goes through websocket-kit) and once it ends.
+    var onBinaryMessage: (([UInt8]) -> Void)?
 
     init(limits: LiveLimits, eventLoop: any EventLoop) {
         self.limits = limits
@@ -71,6 +80,7 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        onBinaryMessage = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -90,6 +100,7 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
             close(context: context, .reservedBitsSet)
             return
         }
+        let inFragmentedMessage = fragmentedBytes != nil
         switch frame.opcode {
         case .text, .binary:
             fragmentedBytes = frame.fin ? nil : frame.length
@@ -103,7 +114,60 @@ final class LiveChannelGuard: ChannelDuplexHandler, @unchecked Sendable {
         default:
             break
         }
-        context.fireChannelRead(data)
+        handingOnARead = true
+        if frame.opcode == .binary, frame.fin, !inFragmentedMessage, let onBinaryMessage, let maskKey = frame.maskKey {
+            onBinaryMessage(Self.unmasked(frame.data, maskKey))
+        } else {
+            context.fireChannelRead(data)
+        }
+        handingOnARead = false
+    }
+
+    /// `data` unmasked with `key` (RFC 6455 §5.3), eight bytes at a time.
+    static func unmasked(_ data: ByteBuffer, _ key: WebSocketMaskingKey) -> [UInt8] {
+        let count = data.readableBytes
+        let keyBytes = [key[0], key[1], key[2], key[3], key[0], key[1], key[2], key[3]]
+        let key64 = keyBytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        return [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+            data.withUnsafeReadableBytes { input in
+                var index = 0
+                while index + 8 <= count {
+                    let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ key64
+                    UnsafeMutableRawBufferPointer(output).storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+                    index += 8
+                }
+                while index < count {
+                    output[index] = input[index] ^ keyBytes[index % 4]
+                    index += 1
+                }
+            }
+            initialized = count
+        }
+    }
+
+    /// The end of what one read of the socket brought: the events written while it was handled go out together, in
+    /// one flush (one `writev`), before the event loop turns to anything else.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if unflushed {
+            unflushed = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    /// Writes `text` as one text message: during the handling of a read (an event a frame produced) it is flushed
+    /// with the read's other answers when the read completes (``channelReadComplete(context:)``), at any other time
+    /// (a store's answer, a tick) at once. Call on the channel's event loop.
+    func send(text: String) {
+        eventLoop.preconditionInEventLoop()
+        guard let context, !closing else { return }
+        let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: text))
+        if handingOnARead {
+            context.write(wrapOutboundOut(frame), promise: nil)
+            unflushed = true
+        } else {
+            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

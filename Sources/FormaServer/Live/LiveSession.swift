@@ -69,6 +69,10 @@ enum LiveSession {
                 channelGuard.close(.analysisBacklog)
             }
         }
+        // A frame that comes whole (every frame of a client that does not fragment) skips websocket-kit.
+        channelGuard.onBinaryMessage = { bytes in
+            if !driver.receive(.frame(bytes), at: clock.now) { channelGuard.close(.analysisBacklog) }
+        }
         let formaClock = application.formaClock
         let watchdog = webSocket.eventLoop.scheduleRepeatedTask(
             initialDelay: .milliseconds(100), delay: .milliseconds(100)
@@ -85,6 +89,7 @@ enum LiveSession {
             // The callbacks hold the driver, which holds the socket: let both go.
             webSocket.onText { _, _ in }
             webSocket.onBinary { _, _ in }
+            channelGuard.onBinaryMessage = nil
         }
     }
 }
@@ -108,12 +113,12 @@ struct WebSocketLiveTransport: LiveSessionTransport {
     var broadcast: LiveBroadcast?
 
     func send(_ text: String) {
-        webSocket.send(text, promise: nil)
+        channelGuard.send(text: text)
     }
 
     func send(event: LiveEvent) {
         let text = event.jsonText
-        webSocket.send(text, promise: nil)
+        channelGuard.send(text: text)
         broadcast?.publish(event, text: text)
     }
 
