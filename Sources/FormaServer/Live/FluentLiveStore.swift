@@ -37,7 +37,7 @@ struct FluentLiveStore: LiveSessionStore {
         let person: LivePerson
         do {
             let user = try await Authentication.user(forToken: token, now: application.formaClock.now, on: database)
-            person = LivePerson(companyID: try user.companyID, userID: try user.userID)
+            person = LivePerson(companyID: user.companyID, userID: user.userID)
         } catch let error as AuthenticationError {
             throw .unauthorized(LiveProblem(field: "token", message: APIProblem.detail(for: error)))
         } catch {
