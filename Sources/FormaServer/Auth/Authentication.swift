@@ -143,9 +143,12 @@ struct Credentials: Sendable {
                 bearerToken = String(parts[1])
             }
         }
-        apiKey = HTTPField.Name(Authentication.apiKeyHeader).flatMap { headers[$0] }
-        hostUserID = HTTPField.Name(Authentication.hostUserHeader).flatMap { headers[$0] }
+        apiKey = Self.apiKeyField.flatMap { headers[$0] }
+        hostUserID = Self.hostUserField.flatMap { headers[$0] }
     }
+
+    private static let apiKeyField = HTTPField.Name(Authentication.apiKeyHeader)
+    private static let hostUserField = HTTPField.Name(Authentication.hostUserHeader)
 }
 
 /// Resolves API keys and user tokens to companies and people.

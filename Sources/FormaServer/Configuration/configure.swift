@@ -114,6 +114,7 @@ public func configure(
                 ]),
             // After the body checks, so an oversized or untyped body is refused before any credential is looked up.
             AuthenticationMiddleware(databases: databases, clock: clock),
+            PlanListResponseCache(store: PlanListResponseCache.Store(), databases: databases, clock: clock),
             PatchNullMiddleware(),
         ])
     app.reminderWorker = ReminderWorker(
