@@ -60,7 +60,8 @@ public func configure(
     // The handler and the middleware take database handles from here, built once.
     let databases = DatabasePool(
         databases: app.databases, eventLoopGroup: app.eventLoopGroup, logger: app.logger,
-        oneConnection: configuration.database.kind == "sqlite")
+        oneConnection: configuration.database.kind == "sqlite",
+        readsOnAnyConnection: { if case .sqlite = configuration.database { true } else { false } }())
     app.formaDatabases = databases
     let allowedOrigins = AllowedOrigins()
     app.databases.middleware.use(AllowedOriginsInvalidation(origins: allowedOrigins))
