@@ -118,11 +118,12 @@ struct AuthenticationMiddleware: ServerMiddleware {
             caller.company = try await Authentication.company(forKey: key, on: databases.database())
         case .bearerToken:
             guard credentials.bearerToken != nil else { throw AuthenticationError.missingBearerToken }
-            caller.person = try await Authentication.person(credentials, now: clock.now, on: databases.database())
+            caller.person = try await Authentication.person(
+                credentials, now: clock.now, on: databases.database(), readingTokensOn: databases.readDatabase())
         case .person:
             caller.person = try await Authentication.person(
                 credentials, now: clock.now, profileCounts: Self.readsProfileCounts.contains(operationID),
-                on: databases.database())
+                on: databases.database(), readingTokensOn: databases.readDatabase())
         }
         return try await Caller.$current.withValue(caller) {
             try await next(request, body, metadata)
@@ -143,9 +144,12 @@ struct Credentials: Sendable {
                 bearerToken = String(parts[1])
             }
         }
-        apiKey = HTTPField.Name(Authentication.apiKeyHeader).flatMap { headers[$0] }
-        hostUserID = HTTPField.Name(Authentication.hostUserHeader).flatMap { headers[$0] }
+        apiKey = Self.apiKeyField.flatMap { headers[$0] }
+        hostUserID = Self.hostUserField.flatMap { headers[$0] }
     }
+
+    private static let apiKeyField = HTTPField.Name(Authentication.apiKeyHeader)
+    private static let hostUserField = HTTPField.Name(Authentication.hostUserHeader)
 }
 
 /// Resolves API keys and user tokens to companies and people.
@@ -179,11 +183,15 @@ enum Authentication {
     ///
     /// - Throws: ``AuthenticationError`` for missing, unknown, revoked or expired credentials, or a token and a key
     ///   of different companies; ``InputError/invalid(_:)`` for a malformed host user id.
-    static func person(_ credentials: Credentials, now: Date, profileCounts: Bool = false, on database: any Database)
-        async throws -> AuthenticatedUser
-    {
+    /// - Parameter tokenDatabase: Where the bearer token is read (one statement that only reads); `database` when
+    ///   `nil`.
+    static func person(
+        _ credentials: Credentials, now: Date, profileCounts: Bool = false, on database: any Database,
+        readingTokensOn tokenDatabase: (any Database)? = nil
+    ) async throws -> AuthenticatedUser {
         if let bearer = credentials.bearerToken {
-            let authenticated = try await user(forToken: bearer, now: now, profileCounts: profileCounts, on: database)
+            let authenticated = try await user(
+                forToken: bearer, now: now, profileCounts: profileCounts, on: tokenDatabase ?? database)
             if let key = credentials.apiKey {
                 let company = try await company(forKey: key, on: database)
                 guard company.id == authenticated.companyID else { throw AuthenticationError.companiesDiffer }

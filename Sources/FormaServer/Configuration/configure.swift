@@ -60,7 +60,8 @@ public func configure(
     // The handler and the middleware take database handles from here, built once.
     let databases = DatabasePool(
         databases: app.databases, eventLoopGroup: app.eventLoopGroup, logger: app.logger,
-        oneConnection: configuration.database.kind == "sqlite")
+        oneConnection: configuration.database.kind == "sqlite",
+        readsOnAnyConnection: { if case .sqlite = configuration.database { true } else { false } }())
     app.formaDatabases = databases
     let allowedOrigins = AllowedOrigins()
     app.databases.middleware.use(AllowedOriginsInvalidation(origins: allowedOrigins))
@@ -114,6 +115,7 @@ public func configure(
                 ]),
             // After the body checks, so an oversized or untyped body is refused before any credential is looked up.
             AuthenticationMiddleware(databases: databases, clock: clock),
+            PlanListResponseCache(store: PlanListResponseCache.Store(), databases: databases, clock: clock),
             PatchNullMiddleware(),
         ])
     app.reminderWorker = ReminderWorker(

@@ -22,17 +22,44 @@ struct DatabasePool: Sendable {
     ///   SQLite's busy handler, which sleeps 1, 2, 5, 10… ms between tries (`busy_timeout`). One connection queues
     ///   the process's statements in the pool instead, at no cost to readers (its statements run one at a time
     ///   either way, on the SQLite thread pool).
-    init(databases: Databases, eventLoopGroup: any EventLoopGroup, logger: Logger, oneConnection: Bool = false) {
+    ///
+    /// - Parameter readsOnAnyConnection: Whether ``readDatabase()`` may use the connection of any event loop while
+    ///   `oneConnection` pins every other handle: for a SQLite file in WAL mode (SQLiteSettings), where a reader on
+    ///   one connection neither waits for nor blocks a writer on another, and sees every transaction committed
+    ///   before its statement began.
+    init(
+        databases: Databases, eventLoopGroup: any EventLoopGroup, logger: Logger, oneConnection: Bool = false,
+        readsOnAnyConnection: Bool = false
+    ) {
         self.databases = databases
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
         self.pinnedEventLoop = oneConnection ? eventLoopGroup.next() : nil
+        self.readsOnAnyConnection = readsOnAnyConnection
     }
+
+    /// Whether ``readDatabase()`` spreads over every event loop's connection.
+    let readsOnAnyConnection: Bool
 
     /// A handle on the default database, logging with the current request's logger.
     func database() throws(ServiceError) -> any Database {
         let logger = RequestScope.current?.logger ?? logger
         guard let database = databases.database(logger: logger, on: pinnedEventLoop ?? eventLoopGroup.any()) else {
+            throw .databaseUnavailable
+        }
+        return database
+    }
+}
+
+extension DatabasePool {
+    /// A handle for one statement that only reads, outside any transaction (the bearer token's lookup): on a SQLite
+    /// file, the connection of any event loop, so such reads do not queue behind every other statement of the
+    /// process on the one connection ``database()`` uses (each statement holds its connection from the pool's
+    /// event loop to SQLite's thread pool and back). Elsewhere the same as ``database()``.
+    func readDatabase() throws(ServiceError) -> any Database {
+        guard readsOnAnyConnection else { return try database() }
+        let logger = RequestScope.current?.logger ?? logger
+        guard let database = databases.database(logger: logger, on: eventLoopGroup.any()) else {
             throw .databaseUnavailable
         }
         return database

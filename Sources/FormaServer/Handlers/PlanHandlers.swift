@@ -8,7 +8,10 @@ extension FormaAPIHandler {
         let library = engine.plans
         let plans = input.query.category
             .map { PlanCategory(rawValue: $0.rawValue).map(library.plans(in:)) ?? [] } ?? library.plans
-        let enrolled = try await planStore(for: me).enrolledPlanIDs()
+        // Read once per request, by PlanListResponseCache when it runs in front of the handler.
+        let enrolled = if let read = PlanListResponseCache.enrolled { read } else {
+            try await planStore(for: me).enrolledPlanIDs()
+        }
         return .ok(.init(body: .json(.init(items: plans.map {
             WorkoutMapping.planSummary($0, enrolled: enrolled.contains($0.id))
         }))))

@@ -6,6 +6,9 @@ import Foundation
 extension FormaAPIHandler {
     func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output {
         let me = try Caller.person()
+        if let counts = me.profileCounts {  // read with the token: no database handle needed
+            return .ok(.init(body: .json(try .init(me.user, company: me.company, counts: counts))))
+        }
         return .ok(.init(body: .json(
             try await .init(me.user, company: me.company, counts: me.profileCounts, on: try database()))))
     }
@@ -92,10 +95,15 @@ extension Components.Schemas.Profile {
     init(_ user: UserModel, company: CompanyModel, counts: PeopleStore.Counts? = nil, on database: any Database)
         async throws
     {
-        let userID = try user.requireID()
         let counts = if let counts { counts } else {
-            try await PeopleStore.counts(of: userID, companyID: try company.requireID(), on: database)
+            try await PeopleStore.counts(of: try user.requireID(), companyID: try company.requireID(), on: database)
         }
+        try self.init(user, company: company, counts: counts)
+    }
+
+    /// The wire form of a person whose follow counts and avatar tag were read already.
+    init(_ user: UserModel, company: CompanyModel, counts: PeopleStore.Counts) throws {
+        let userID = try user.requireID()
         self.init(
             id: userID.uuidString, userId: user.externalID, email: user.email,
             company: .init(id: try company.requireID().uuidString, name: company.name),

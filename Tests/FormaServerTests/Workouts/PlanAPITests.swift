@@ -74,6 +74,39 @@ struct PlanAPITests {
         }
     }
 
+    @Test func planList_showsAnEnrolmentMadeThroughAnotherServer_onTheNextRequest_andOnlyTheEnrolledPersons()
+        async throws
+    {
+        try await withTwoFormaApps { first, second in
+            // setup: both lists answered (and kept) by the first server before anyone enrols
+            let ada = try await Trainee.signUp(APIClient(app: first), "ada@example.com")
+            let bob = try await Trainee.signUp(APIClient(app: first), "bob@example.com")
+            let before: PlanListBody = try await ada.api.get("/v1/plans", headers: ada.headers).json()
+            let strengthBefore: PlanListBody = try await ada.api.get("/v1/plans?category=Strength", headers: ada.headers)
+                .json()
+            _ = try await bob.api.get("/v1/plans", headers: bob.headers)
+
+            // act: Ada enrols through the other server
+            let enrol = try await APIClient(app: second).send(
+                .POST, "/v1/plans/strength-bodyweight/enrolment", headers: ada.headers)
+            let adas: PlanListBody = try await ada.api.get("/v1/plans", headers: ada.headers).json()
+            let adasStrength: PlanListBody = try await ada.api.get("/v1/plans?category=Strength", headers: ada.headers)
+                .json()
+            let bobs: PlanListBody = try await bob.api.get("/v1/plans", headers: bob.headers).json()
+            let adasAgain: PlanListBody = try await ada.api.get("/v1/plans", headers: ada.headers).json()
+
+            // verify
+            #expect(enrol.status.code < 300, "\(enrol.text)")
+            #expect(before.items.allSatisfy { !$0.enrolled } && strengthBefore.items.allSatisfy { !$0.enrolled })
+            #expect(adas.items.filter(\.enrolled).map(\.id) == ["strength-bodyweight"])
+            #expect(adasStrength.items.filter(\.enrolled).map(\.id) == ["strength-bodyweight"])
+            #expect(adasStrength.items.allSatisfy { $0.category == "Strength" })
+            #expect(bobs.items.allSatisfy { !$0.enrolled } && bobs.items.count == adas.items.count)
+            #expect(adasAgain.items.map(\.id) == adas.items.map(\.id))
+            #expect(adasAgain.items.map(\.enrolled) == adas.items.map(\.enrolled))
+        }
+    }
+
     @Test func getsAPlanAndItsRegionSparingVariant() async throws {
         try await withFormaApp { app in
             // setup
