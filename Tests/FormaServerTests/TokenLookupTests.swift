@@ -117,6 +117,59 @@ struct TokenLookupTests {
         }
     }
 
+    @Test func everyFieldOfTheThreeModels_isWhatFluentReads() async throws {
+        try await withFormaApp { app in
+            // setup: every optional field of the person set, and the company allowing two origins
+            let client = APIClient(app: app)
+            let grant = try await client.signUpAndLogIn(email: "ada@example.com")
+            let userID = try #require(try await UserTokenModel.query(on: app.db)
+                .filter(\.$tokenHash == Secret.digest(grant.token)).first()).$user.id
+            try await app.db.sql().update(UserModel.schema)
+                .set("display_name", to: SQLBind("Ada L."))
+                .set("age", to: SQLBind(36)).set("height_cm", to: SQLBind(171.5)).set("weight_kg", to: SQLBind(62.25))
+                .set("gender", to: SQLBind("female")).set("lifestyle", to: SQLBind("active"))
+                .set("time_zone", to: SQLBind("Europe/Vienna")).set("private_profile", to: SQLBind(true))
+                .where("id", .equal, SQLBind(userID)).run()
+            let stored = try #require(try await UserModel.find(userID, on: app.db))
+            let company = try #require(try await CompanyModel.find(stored.$company.id, on: app.db))
+            company.allowedOrigins = ["https://a.example.com", "https://b.example.com"]
+            try await company.save(on: app.db)
+
+            // act
+            for profileCounts in [false, true] {
+                let found = try #require(try await TokenLookup.find(
+                    digest: Secret.digest(grant.token), profileCounts: profileCounts, on: app.db.sql()))
+                try await expectAsFluentReadsThem(found, userID: userID, app: app)
+                #expect((found.profileCounts != nil) == profileCounts)
+            }
+        }
+    }
+
+    /// The models `found` holds equal Fluent's reads of the same rows, field by field, and count as unchanged.
+    private func expectAsFluentReadsThem(_ found: TokenLookup.Found, userID: UUID, app: Application) async throws {
+        let user = try #require(try await UserModel.find(userID, on: app.db))
+        let company = try #require(try await CompanyModel.find(user.$company.id, on: app.db))
+        let token = try #require(try await UserTokenModel.find(found.token.id, on: app.db))
+        #expect(found.user.id == user.id && found.user.$company.id == user.$company.id)
+        #expect(found.user.externalID == user.externalID && found.user.email == user.email)
+        #expect(found.user.passwordHash == user.passwordHash && found.user.displayName == user.displayName)
+        #expect(found.user.searchName == user.searchName && found.user.age == 36 && user.age == 36)
+        #expect(found.user.heightCentimetres == 171.5 && found.user.weightKilograms == user.weightKilograms)
+        #expect(found.user.gender == user.gender && found.user.lifestyle == user.lifestyle)
+        #expect(found.user.timeZone == "Europe/Vienna" && found.user.privateProfile == true)
+        #expect(found.user.createdAt == user.createdAt && found.user.updatedAt == user.updatedAt)
+        #expect(found.company.id == company.id && found.company.name == company.name)
+        #expect(found.company.nameKey == company.nameKey && found.company.isDefault == company.isDefault)
+        #expect(found.company.allowedOrigins == ["https://a.example.com", "https://b.example.com"])
+        #expect(found.company.createdAt == company.createdAt && found.company.updatedAt == company.updatedAt)
+        #expect(found.token.id == token.id && found.token.$user.id == token.$user.id)
+        #expect(found.token.companyID == token.companyID && found.token.tokenHash == token.tokenHash)
+        #expect(found.token.kind == token.kind && found.token.expiresAt == token.expiresAt)
+        #expect(found.token.createdAt == token.createdAt)
+        #expect(!found.user.hasChanges && !found.company.hasChanges && !found.token.hasChanges)
+        #expect(found.user.$id.exists && found.company.$id.exists && found.token.$id.exists)
+    }
+
     @Test func savedList_lastSavedFirst_eachWithItsLatestCompletedRun_onlyTheCallers() async throws {
         let clock = TestClock()
         try await withFormaApp(clock: clock) { app in
