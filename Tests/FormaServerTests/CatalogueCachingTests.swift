@@ -184,7 +184,7 @@ struct CatalogueCachingTests {
 
     @Test func unrecognisedRequest_isTaggedFromItsBytesButNotKept() async throws {
         // setup: a search the cache's reader does not read (a query item without `=`), answered 200 by `next`
-        let store = CatalogueResponseCache.Store()
+        let store = CatalogueResponseCache.makeStore()
         let cache = CatalogueResponseCache(store: store)
         let path = "/v1/exercises?muscle=chest&flag"
         #expect(CatalogueResponseCache.resource(operationID: "listExercises", path: path) == nil)

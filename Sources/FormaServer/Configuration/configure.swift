@@ -93,7 +93,7 @@ public func configure(
             provider: configuration.quoteProvider.map {
                 QuoteProvider(settings: $0, client: app.http.client.shared, logger: app.logger)
             }))
-    app.catalogueResponses = CatalogueResponseCache.Store()
+    app.catalogueResponses = CatalogueResponseCache.makeStore()
     let transport = VaporTransport(routesBuilder: app)
     try handler.registerHandlers(
         on: transport,
@@ -115,7 +115,7 @@ public func configure(
                 ]),
             // After the body checks, so an oversized or untyped body is refused before any credential is looked up.
             AuthenticationMiddleware(databases: databases, clock: clock),
-            PlanListResponseCache(store: PlanListResponseCache.Store(), databases: databases, clock: clock),
+            PlanListResponseCache(store: PlanListResponseCache.makeStore(), databases: databases, clock: clock),
             PatchNullMiddleware(),
         ])
     app.reminderWorker = ReminderWorker(
@@ -145,7 +145,7 @@ extension Application {
 
     /// The catalogue answers ``CatalogueResponseCache`` keeps for this application (set by `configure`).
     var catalogueResponses: CatalogueResponseCache.Store {
-        get { storage[CatalogueResponsesKey.self] ?? CatalogueResponseCache.Store() }
+        get { storage[CatalogueResponsesKey.self] ?? CatalogueResponseCache.makeStore() }
         set { storage[CatalogueResponsesKey.self] = newValue }
     }
 }

@@ -43,26 +43,24 @@ struct DatabasePool: Sendable {
 
     /// A handle on the default database, logging with the current request's logger.
     func database() throws(ServiceError) -> any Database {
-        let logger = RequestScope.current?.logger ?? logger
-        guard let database = databases.database(logger: logger, on: pinnedEventLoop ?? eventLoopGroup.any()) else {
+        try database(on: pinnedEventLoop ?? eventLoopGroup.any())
+    }
+
+    /// A handle on the default database through the connection of `eventLoop`, logging with the current request's
+    /// logger; ``ServiceError/databaseUnavailable`` once the databases have shut down.
+    private func database(on eventLoop: any EventLoop) throws(ServiceError) -> any Database {
+        guard let database = databases.database(logger: RequestScope.current?.logger ?? logger, on: eventLoop) else {
             throw .databaseUnavailable
         }
         return database
     }
-}
 
-extension DatabasePool {
     /// A handle for one statement that only reads, outside any transaction (the bearer token's lookup): on a SQLite
     /// file, the connection of any event loop, so such reads do not queue behind every other statement of the
     /// process on the one connection ``database()`` uses (each statement holds its connection from the pool's
     /// event loop to SQLite's thread pool and back). Elsewhere the same as ``database()``.
     func readDatabase() throws(ServiceError) -> any Database {
-        guard readsOnAnyConnection else { return try database() }
-        let logger = RequestScope.current?.logger ?? logger
-        guard let database = databases.database(logger: logger, on: eventLoopGroup.any()) else {
-            throw .databaseUnavailable
-        }
-        return database
+        readsOnAnyConnection ? try database(on: eventLoopGroup.any()) : try database()
     }
 }
 

@@ -2,7 +2,6 @@ import Crypto
 import FormaCore
 import Foundation
 import HTTPTypes
-import NIOConcurrencyHelpers
 import OpenAPIRuntime
 
 /// What a catalogue answer is about, normalised: two requests for the same resource get the same bytes.
@@ -57,46 +56,11 @@ struct CatalogueResponseCache: ServerMiddleware {
         return "\"catalogue-\(digest)\""
     }
 
-    struct Entry: Sendable {
-        var response: HTTPResponse
-        var body: ArraySlice<UInt8>
-        /// The entity tag as clients see it.
-        var entityTag: String
-    }
+    /// The stored answers, shared by every request of one application, keyed by
+    /// ``CatalogueResource/canonicalDescription``.
+    typealias Store = EncodedResponseStore<String>
 
-    /// The stored answers, shared by every request of one application.
-    final class Store: Sendable {
-        private struct State {
-            var entries: [String: Entry] = [:]
-            var bytes = 0
-        }
-
-        private let state = NIOLockedValueBox(State())
-
-        subscript(resource: CatalogueResource) -> Entry? {
-            let key = resource.canonicalDescription
-            return state.withLockedValue { $0.entries[key] }
-        }
-
-        var count: Int { state.withLockedValue { $0.entries.count } }
-
-        func insert(_ entry: Entry, for resource: CatalogueResource) {
-            guard entry.body.count <= CatalogueResponseCache.maximumBytes else { return }
-            let key = resource.canonicalDescription
-            state.withLockedValue { state in
-                if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.body.count }
-                while !state.entries.isEmpty,
-                    state.entries.count >= CatalogueResponseCache.maximumEntries
-                        || state.bytes + entry.body.count > CatalogueResponseCache.maximumBytes
-                {
-                    let evicted = state.entries.remove(at: state.entries.startIndex)
-                    state.bytes -= evicted.value.body.count
-                }
-                state.entries[key] = entry
-                state.bytes += entry.body.count
-            }
-        }
-    }
+    static func makeStore() -> Store { Store(maximumEntries: maximumEntries, maximumBytes: maximumBytes) }
 
     let store: Store
 
@@ -112,40 +76,38 @@ struct CatalogueResponseCache: ServerMiddleware {
         }
         let resource = Self.resource(operationID: operationID, path: request.path)
         let condition = request.headerFields[.ifNoneMatch]
-        if let resource, let entry = store[resource] {
+        let key = resource?.canonicalDescription
+        if let key, let entry = store[key] {
             return Self.answer(entry, condition: condition)
         }
         let (response, responseBody) = try await next(request, body, metadata)
-        guard response.status == .ok, let responseBody else {
+        guard response.status == .ok, let responseBody,
+            var entry = try await EncodedResponse.collecting(response, body: responseBody, upTo: Self.maximumBytes)
+        else {
             return (response, responseBody)
         }
-        if case .known(let length) = responseBody.length, length > Self.maximumBytes {
-            return (response, responseBody)
-        }
-        let bytes = try await ArraySlice(collecting: responseBody, upTo: Self.maximumBytes)
-        let tag = Self.entityTag(of: bytes)
-        var tagged = response
-        tagged.headerFields[.eTag] = tag
-        let entry = Entry(response: tagged, body: bytes, entityTag: tag)
-        if let resource { store.insert(entry, for: resource) }
+        entry.response.headerFields[.eTag] = Self.entityTag(of: entry.body)
+        if let key { store.insert(entry, for: key) }
         return Self.answer(entry, condition: condition)
     }
 
-    private static func answer(_ entry: Entry, condition: String?) -> (HTTPResponse, HTTPBody?) {
-        if let condition, FormaAPIHandler.entityTag(entry.entityTag, matchesAnyOf: condition) {
+    private static func answer(_ entry: EncodedResponse, condition: String?) -> (HTTPResponse, HTTPBody?) {
+        if let condition, let tag = entry.response.headerFields[.eTag],
+            FormaAPIHandler.entityTag(tag, matchesAnyOf: condition)
+        {
             var headers = HTTPFields()
             for name in [HTTPField.Name.eTag, .cacheControl] {
                 headers[name] = entry.response.headerFields[name]
             }
             return (HTTPResponse(status: .notModified, headerFields: headers), nil)
         }
-        return (entry.response, HTTPBody(entry.body))
+        return entry.reply
     }
 
     /// The normalised resource a catalogue request asks for; `nil` for other operations and for requests the
     /// handler refuses or that this reader does not spell as the generated code does (those are not cached).
     ///
-    /// Query values are read as the OpenAPI runtime reads `form` parameters: `+` is a space, then percent-decoding.
+    /// Query values are read as the OpenAPI runtime reads `form` parameters (``FormQuery``).
     static func resource(operationID: String, path: String?) -> CatalogueResource? {
         guard let path else { return nil }
         let parts = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -163,17 +125,7 @@ struct CatalogueResponseCache: ServerMiddleware {
             else { return nil }
             return .guide(String(segments[segments.count - 2]))
         case "listExercises":
-            var values: [String: [String]] = [:]
-            if parts.count == 2 {
-                for pair in parts[1].split(separator: "&") {
-                    let nameAndValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    guard nameAndValue.count == 2,
-                        let name = nameAndValue[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
-                        let value = nameAndValue[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-                    else { return nil }
-                    values[name, default: []].append(value)
-                }
-            }
+            guard let values = FormQuery.values(in: path) else { return nil }
             func single(_ name: String) -> String?? {
                 guard let all = values[name] else { return .some(nil) }
                 return all.count == 1 ? .some(all[0]) : nil

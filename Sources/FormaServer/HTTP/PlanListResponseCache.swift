@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import NIOConcurrencyHelpers
 import OpenAPIRuntime
 
 /// Answers `GET /v1/plans` with bytes encoded once per distinct answer.
@@ -8,40 +7,29 @@ import OpenAPIRuntime
 /// The plan list is the bundled plan library (fixed for the life of the process) with one flag per plan: whether the
 /// caller is enrolled in it. Encoding its summaries was most of what the list cost on every request. The caller's
 /// enrolments are read from the database on every request, here (before the handler, which is handed them through
-/// ``enrolled`` and does not read them again); the answer is kept per request path (the category filter) and
-/// enrolled set, so an enrolment made a moment ago, by this process or another, shows on the next request. Only 200
-/// answers are kept; at most ``maximumEntries`` (a full store drops entries, which are encoded again on their next
-/// request). Placed after ``AuthenticationMiddleware``, whose person it reads.
+/// ``enrolled`` and does not read them again); the answer is kept per ``Key`` (the category filter as the generated
+/// code reads it, and the enrolled set), so an enrolment made a moment ago, by this process or another, shows on the
+/// next request. Only 200 answers are kept, in an ``EncodedResponseStore`` bounded by ``maximumEntries`` and
+/// ``maximumBytes``. Placed after ``AuthenticationMiddleware``, whose person it reads.
 struct PlanListResponseCache: ServerMiddleware {
     static let operationID = "listPlans"
     static let maximumEntries = 1024
-    /// An answer larger than this is not kept.
-    static let maximumBytes = 1024 * 1024
+    static let maximumBytes = 16 * 1024 * 1024
 
     /// The caller's enrolled plans as this middleware read them, for the handler.
     @TaskLocal static var enrolled: Set<String>?
 
-    struct Entry: Sendable {
-        var response: HTTPResponse
-        var body: ArraySlice<UInt8>
+    /// What one plan list answer depends on.
+    struct Key: Hashable, Sendable {
+        /// The `category` query value, `nil` for every plan.
+        var category: String?
+        /// The caller's enrolled plans, in order.
+        var enrolled: [String]
     }
 
-    final class Store: Sendable {
-        private let entries = NIOLockedValueBox([String: Entry]())
+    typealias Store = EncodedResponseStore<Key>
 
-        subscript(key: String) -> Entry? { entries.withLockedValue { $0[key] } }
-
-        var count: Int { entries.withLockedValue { $0.count } }
-
-        func insert(_ entry: Entry, for key: String) {
-            entries.withLockedValue { entries in
-                if entries[key] == nil, entries.count >= PlanListResponseCache.maximumEntries {
-                    entries.remove(at: entries.startIndex)
-                }
-                entries[key] = entry
-            }
-        }
-    }
+    static func makeStore() -> Store { Store(maximumEntries: maximumEntries, maximumBytes: maximumBytes) }
 
     let store: Store
     let databases: DatabasePool
@@ -61,23 +49,26 @@ struct PlanListResponseCache: ServerMiddleware {
             database: try databases.database(), companyID: me.companyID, userID: me.userID, now: clock.now
         ).enrolledPlanIDs()
         let key = Self.key(path: request.path ?? "", enrolled: enrolled)
-        if let entry = store[key] {
-            return (entry.response, HTTPBody(entry.body))
+        if let key, let entry = store[key] {
+            return entry.reply
         }
         let (response, responseBody) = try await Self.$enrolled.withValue(enrolled) {
             try await next(request, body, metadata)
         }
-        guard response.status == .ok, let responseBody else { return (response, responseBody) }
-        if case .known(let length) = responseBody.length, length > Self.maximumBytes {
-            return (response, responseBody)
-        }
-        let bytes = try await ArraySlice(collecting: responseBody, upTo: Self.maximumBytes)
-        store.insert(Entry(response: response, body: bytes), for: key)
-        return (response, HTTPBody(bytes))
+        guard let key, response.status == .ok, let responseBody,
+            let entry = try await EncodedResponse.collecting(response, body: responseBody, upTo: Self.maximumBytes)
+        else { return (response, responseBody) }
+        store.insert(entry, for: key)
+        return entry.reply
     }
 
-    /// The request's path with its query (the category), and the enrolled plans in order.
-    static func key(path: String, enrolled: Set<String>) -> String {
-        ([path] + enrolled.sorted()).joined(separator: "\n")
+    /// The answer's key: the one `category` value (other query items do not change the answer, as the generated code
+    /// ignores them), and the enrolled plans in order; `nil` (not kept) when the query does not decode or names the
+    /// category more than once.
+    static func key(path: String, enrolled: Set<String>) -> Key? {
+        guard let values = FormQuery.values(in: path) else { return nil }
+        let categories = values["category"] ?? []
+        guard categories.count <= 1 else { return nil }
+        return Key(category: categories.first, enrolled: enrolled.sorted())
     }
 }

@@ -74,6 +74,21 @@ struct PlanAPITests {
         }
     }
 
+    @Test func planList_withAQueryItemItDoesNotRead_answersAsWithout() async throws {
+        try await withFormaApp { app in
+            // setup
+            let ada = try await Trainee.signUp(APIClient(app: app), "ada@example.com")
+
+            // act: the respelling first, so that its answer is the handler's and not a kept one
+            let respelled = try await ada.api.get("/v1/plans?category=Strength&junk=1", headers: ada.headers)
+            let plain = try await ada.api.get("/v1/plans?category=Strength", headers: ada.headers)
+
+            // verify
+            #expect(respelled.status == .ok, "\(respelled.text)")
+            #expect(respelled.text == plain.text)
+        }
+    }
+
     @Test func planList_showsAnEnrolmentMadeThroughAnotherServer_onTheNextRequest_andOnlyTheEnrolledPersons()
         async throws
     {
