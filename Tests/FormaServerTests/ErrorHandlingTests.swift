@@ -117,6 +117,7 @@ struct OperationsTests {
                     "\(reply.text.prefix(2000))")
             #expect(reply.text.contains(#"http_requests_total{method="undefined",path="undefined_route",status="404"} 1"#))
             #expect(reply.text.contains("# TYPE http_request_duration_seconds histogram"))
+            #expect(reply.text.contains("# HELP http_requests_total Requests answered, by method, route and status."))
         }
     }
 }

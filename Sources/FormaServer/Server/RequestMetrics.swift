@@ -14,13 +14,20 @@ final class RequestMetrics: Sendable {
         .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
     ]
 
+    // Immutable values of strings only; swift-prometheus does not mark the type Sendable.
+    nonisolated(unsafe) private static let requests = MetricNameDescriptor(
+        metricName: "http_requests", unitName: "total", helpText: "Requests answered, by method, route and status.")
+    nonisolated(unsafe) private static let durations = MetricNameDescriptor(
+        metricName: "http_request_duration", unitName: "seconds",
+        helpText: "Time from a request's head to its answer, by method and route.")
+
     /// Records one answered request. `path` is the route's pattern (`/v1/workouts/:id`), never the concrete path,
     /// so the number of series stays bounded whatever clients send.
     func record(method: String, path: String, status: UInt, duration: Duration) {
         let labels = [("method", method), ("path", path), ("status", String(status))]
-        registry.makeCounter(name: "http_requests_total", labels: labels).increment()
+        registry.makeCounter(descriptor: Self.requests, labels: labels).increment()
         registry.makeDurationHistogram(
-            name: "http_request_duration_seconds", labels: [("method", method), ("path", path)], buckets: Self.buckets
+            descriptor: Self.durations, labels: [("method", method), ("path", path)], buckets: Self.buckets
         ).record(duration)
     }
 }
