@@ -30,13 +30,16 @@ enum InertialRotationMotion {
         rotation: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
         guard rotation.count > 2 else { return Result(rate: [], angle: []) }
+        let count = rotation.count
         let padding = Int(3 * sampleRateHertz)
-        let band = InertialBiquad.bandPass(
-            lowHertz: configuration.bandLowHertz, highHertz: configuration.bandHighHertz, sampleRateHertz: sampleRateHertz)
-        let filtered = rotation.zeroPhase(band, padding: padding)
+        // The axis from the covariance of the rate about its mean (the gyroscope's bias and the bout's mean turning
+        // left out), before filtering: the projection is then band-passed as one channel instead of three.
+        var sum = SIMD4<Double>.zero
+        for index in 0..<count { sum += rotation[index] }
+        let mean = sum / Double(count)
         var products = (SIMD4<Double>.zero, SIMD4<Double>.zero)  // xx, yy, zz and xy, xz, yz
-        for index in 0..<filtered.count {
-            let w = filtered[index]
+        for index in 0..<count {
+            let w = rotation[index] - mean
             products.0 += w * w
             products.1 += SIMD4(w[0] * w[1], w[0] * w[2], w[1] * w[2], 0)
         }
@@ -44,15 +47,16 @@ enum InertialRotationMotion {
             xx: products.0[0], yy: products.0[1], zz: products.0[2], xy: products.1[0], xz: products.1[1],
             yz: products.1[2])
         guard largest > 0, let direction = axis else {
-            return Result(rate: [Double](repeating: 0, count: rotation.count), angle: [Double](repeating: 0, count: rotation.count))
+            return Result(rate: [Double](repeating: 0, count: count), angle: [Double](repeating: 0, count: count))
         }
-        // The fourth lane is zero here and in `direction`, so it adds nothing to the sum (filtering the vector's unused
-        // lane could leave a negative zero there, whose product changes at most the sign of a zero rate, which neither
-        // the angle, nor any RMS, nor the peak search, which compares magnitudes, can see).
-        let rate = [Double](unsafeUninitializedCapacity: filtered.count) { buffer, count in
-            for index in 0..<filtered.count { buffer[index] = (filtered[index] * direction).sum() }
-            count = filtered.count
+        // The fourth lane is zero in `direction` and in every sample, so it adds nothing to the sum.
+        let projected = [Double](unsafeUninitializedCapacity: count) { buffer, written in
+            for index in 0..<count { buffer[index] = (rotation[index] * direction).sum() }
+            written = count
         }
+        let band = InertialBiquad.bandPass(
+            lowHertz: configuration.bandLowHertz, highHertz: configuration.bandHighHertz, sampleRateHertz: sampleRateHertz)
+        let rate = InertialFiltering.zeroPhase(projected, band, padding: padding)
         let drift = InertialCascade(
             InertialBiquad.highPass(cutoffHertz: configuration.integrationHighPassHertz, sampleRateHertz: sampleRateHertz))
         let angle = InertialFiltering.zeroPhase(
