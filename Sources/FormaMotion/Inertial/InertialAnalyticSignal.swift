@@ -62,19 +62,22 @@ enum InertialAnalyticSignal {
             count = m + 1
         }
         coarsePhase[m] = coarsePhase[m - 1] + (coarsePhase[m - 1] - coarsePhase[m - 2])
-        /// Linear interpolation of a coarse series back onto the original samples.
-        func resampled(_ coarse: [Double]) -> [Double] {
-            [Double](unsafeUninitializedCapacity: n) { result, count in
+        // Both coarse series linearly interpolated back onto the original samples, in one loop (each sample's position
+        // and weight computed once for both).
+        var phase: [Double] = []
+        let envelope = [Double](unsafeUninitializedCapacity: n) { envelope, envelopeCount in
+            phase = [Double](unsafeUninitializedCapacity: n) { phase, phaseCount in
                 for index in 0..<n {
                     let position = Double(index) / step
                     let left = min(m - 1, Int(position))
                     let weight = min(1, position - Double(left))
-                    result[index] = coarse[left] + (coarse[left + 1] - coarse[left]) * weight
+                    envelope[index] = coarseEnvelope[left] + (coarseEnvelope[left + 1] - coarseEnvelope[left]) * weight
+                    phase[index] = coarsePhase[left] + (coarsePhase[left + 1] - coarsePhase[left]) * weight
                 }
-                count = n
+                phaseCount = n
             }
+            envelopeCount = n
         }
-        let (envelope, phase) = (resampled(coarseEnvelope), resampled(coarsePhase))
         return (envelope, phase)
     }
 
