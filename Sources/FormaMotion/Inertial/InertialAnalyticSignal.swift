@@ -3,14 +3,17 @@ import Foundation
 /// The analytic signal of a real signal: its amplitude envelope and unwrapped instantaneous phase (Gabor, "Theory of
 /// communication", J. IEE 93, 1946), computed with the FFT as Marple does ("Computing the discrete-time analytic
 /// signal via FFT", IEEE Trans. Signal Processing 47(9), 1999): transform, zero the negative frequencies, double the
-/// positive ones, transform back.
+/// positive ones, transform back. The real part is the signal itself, so only the imaginary part (the Hilbert
+/// transform, a real signal) is computed, and both transforms are of real signals: each runs as a complex FFT of half
+/// the length, on the even samples as real parts and the odd ones as imaginary parts
+/// (``InertialFFT/hilbertSpectrumFromPacked(_:)``).
 ///
 /// The FFT here is radix 2, so the signal is first resampled onto the largest power-of-two number of points not above
 /// its length, treating it as periodic as the DFT does (the last point interpolates back towards the first); the
 /// result is interpolated back onto the original samples. Cycle counts do not change under this uniform rescaling of
 /// time, and the signals given here are band-limited well below the new Nyquist rate (at least half the old one).
 ///
-/// Cost: O(n) for the resampling plus O(m log m) for two FFTs of m ≤ n points.
+/// Cost: O(n) for the resampling plus O(m log m) for two FFTs of m/2 complex points, m ≤ n.
 enum InertialAnalyticSignal {
     /// The envelope and the unwrapped phase (radians) at each sample of `signal`.
     static func envelopeAndPhase(_ signal: [Double]) -> (envelope: [Double], phase: [Double]) {
@@ -19,32 +22,39 @@ enum InertialAnalyticSignal {
         var m = 1
         while m * 2 <= n { m *= 2 }
         let step = Double(n) / Double(m)
-        // The spectrum as interleaved (real, imaginary) pairs, one two-lane vector per point: a butterfly is then a few
-        // vector operations (``InertialFFT/transform(_:inverse:)``), each lane computing what the separate arrays did.
-        let spectrum = UnsafeMutableBufferPointer<SIMD2<Double>>.allocate(capacity: m)
-        defer { spectrum.deallocate() }
+        let half = m / 2
+        // The resampled signal is the analytic signal's real part; its imaginary part, the Hilbert transform, is real
+        // too, so both transforms run on half as many complex points (docs/motion-inertial.md, "Speed", round 8).
+        let real = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+        defer { real.deallocate() }
         signal.withUnsafeBufferPointer { signal in
             for j in 0..<m {
                 let position = Double(j) * step
                 let left = Int(position)
                 let weight = position - Double(left)
                 let right = left + 1 < n ? signal[left + 1] : signal[0]
-                spectrum[j] = SIMD2(signal[left] + (right - signal[left]) * weight, 0)
+                real[j] = signal[left] + (right - signal[left]) * weight
             }
         }
-        InertialFFT.transform(spectrum, inverse: false)
-        for k in 1..<(m / 2) { spectrum[k] *= 2 }
-        for k in (m / 2 + 1)..<m { spectrum[k] = .zero }
-        InertialFFT.transform(spectrum, inverse: true)
+        let points = UnsafeMutableBufferPointer<SIMD2<Double>>.allocate(capacity: half)
+        defer { points.deallocate() }
+        for j in 0..<half { points[j] = SIMD2(real[2 &* j], real[2 &* j &+ 1]) }
+        InertialFFT.transform(points, inverse: false)
+        InertialFFT.hilbertSpectrumFromPacked(points)
+        InertialFFT.transform(points, inverse: true)
         var coarsePhase = [Double](repeating: 0, count: m + 1)
         let coarseEnvelope = [Double](unsafeUninitializedCapacity: m + 1) { coarseEnvelope, count in
+            // The Hilbert part's samples in order: the even ones in the points' first lanes, the odd in their second.
+            let scale = 2 / Double(m)  // a power of two: the scaling is exact
             var previous = 0.0
-            for j in 0..<m {
-                let (re, im) = (spectrum[j][0] / Double(m), spectrum[j][1] / Double(m))
-                coarseEnvelope[j] = (re * re + im * im).squareRoot()
-                let angle = Self.angle(y: im, x: re)
-                if j > 0 { coarsePhase[j] = coarsePhase[j - 1] + wrapped(angle - previous) }
-                previous = angle
+            points.withMemoryRebound(to: Double.self) { hilbert in
+                for j in 0..<m {
+                    let (re, im) = (real[j], hilbert[j] * scale)
+                    coarseEnvelope[j] = (re * re + im * im).squareRoot()
+                    let angle = Self.angle(y: im, x: re)
+                    if j > 0 { coarsePhase[j] = coarsePhase[j - 1] + wrapped(angle - previous) }
+                    previous = angle
+                }
             }
             // The last original samples lie up to one coarse step past the last coarse point: the phase goes on at
             // its last rate (the DFT's periodicity would wrap it to the first point instead), the envelope holds.
@@ -52,19 +62,22 @@ enum InertialAnalyticSignal {
             count = m + 1
         }
         coarsePhase[m] = coarsePhase[m - 1] + (coarsePhase[m - 1] - coarsePhase[m - 2])
-        /// Linear interpolation of a coarse series back onto the original samples.
-        func resampled(_ coarse: [Double]) -> [Double] {
-            [Double](unsafeUninitializedCapacity: n) { result, count in
+        // Both coarse series linearly interpolated back onto the original samples, in one loop (each sample's position
+        // and weight computed once for both).
+        var phase: [Double] = []
+        let envelope = [Double](unsafeUninitializedCapacity: n) { envelope, envelopeCount in
+            phase = [Double](unsafeUninitializedCapacity: n) { phase, phaseCount in
                 for index in 0..<n {
                     let position = Double(index) / step
                     let left = min(m - 1, Int(position))
                     let weight = min(1, position - Double(left))
-                    result[index] = coarse[left] + (coarse[left + 1] - coarse[left]) * weight
+                    envelope[index] = coarseEnvelope[left] + (coarseEnvelope[left + 1] - coarseEnvelope[left]) * weight
+                    phase[index] = coarsePhase[left] + (coarsePhase[left + 1] - coarsePhase[left]) * weight
                 }
-                count = n
+                phaseCount = n
             }
+            envelopeCount = n
         }
-        let (envelope, phase) = (resampled(coarseEnvelope), resampled(coarsePhase))
         return (envelope, phase)
     }
 
@@ -123,6 +136,44 @@ enum InertialFFT {
         for k in 0..<n { points[k] = SIMD2(real[k], imaginary[k]) }
         transform(points, inverse: inverse)
         for k in 0..<n { (real[k], imaginary[k]) = (points[k][0], points[k][1]) }
+    }
+
+    /// Turns `points`, the transform of a real signal x of 2M samples packed as M complex points (x[2j] + i·x[2j+1]),
+    /// into the half-length spectrum whose inverse transform (``transform(_:inverse:)``, unnormalised) is the Hilbert
+    /// transform h of x packed the same way (h[2j] + i·h[2j+1]) times M. The Hilbert transform is the imaginary part of
+    /// the analytic signal (Marple 1999): its spectrum is −i·X[k] at the positive frequencies, i·X[k] at the negative,
+    /// and zero at 0 and at Nyquist.
+    ///
+    /// With Z the packed transform, E[k] = (Z[k] + conj Z[M−k]) / 2 and O[k] = −i·(Z[k] − conj Z[M−k]) / 2 are the
+    /// transforms of the even and odd samples, and X[k] = E[k] + W^k·O[k] (W = e^(−2πi/2M)) that of x. Packing the
+    /// Hermitian spectrum H of h for a half-length inverse, Y[k] = (H[k] + H[k+M]) + i·ω^k·(H[k] − H[k+M]) (ω = 1/W),
+    /// comes to Y[k] = 2·(ω^k·E[k] − i·W^k·O[k]) for 0 < k < M, and Y[0] = 0; Y[M−k] is −2·conj(ω^k·E[k] + i·W^k·O[k]).
+    /// Stored is Y/2, whose inverse transform is h times M. O(M), the twiddle factors by the FFT's recurrence.
+    static func hilbertSpectrumFromPacked(_ points: UnsafeMutableBufferPointer<SIMD2<Double>>) {
+        let half = points.count
+        guard half > 1 else {
+            if half == 1 { points[0] = .zero }
+            return
+        }
+        let angle = Double.pi / Double(half)
+        let (stepCos, stepSin) = (cos(angle), sin(angle))
+        var (wr, wi) = (stepCos, stepSin)  // ω^k, from k = 1
+        points[0] = .zero
+        for k in 1...(half / 2) {
+            let (zk, zm) = (points[k], points[half &- k])
+            // E and D = (Z[k] − conj Z[M−k]) / 2, then O = −i·D.
+            let e = SIMD2(zk[0] + zm[0], zk[1] - zm[1]) * 0.5
+            let d = SIMD2(zk[0] - zm[0], zk[1] + zm[1]) * 0.5
+            let o = SIMD2(d[1], -d[0])
+            // T = W^k·O with W^k = conj ω^k; then i·T, and ω^k·E.
+            let t = SIMD2(o[0] * wr + o[1] * wi, o[1] * wr - o[0] * wi)
+            let it = SIMD2(-t[1], t[0])
+            let we = SIMD2(wr * e[0] - wi * e[1], wr * e[1] + wi * e[0])
+            let sum = we + it
+            points[half &- k] = SIMD2(-sum[0], sum[1])
+            points[k] = we - it
+            (wr, wi) = (wr * stepCos - wi * stepSin, wr * stepSin + wi * stepCos)
+        }
     }
 
     /// Transforms the complex points (real part in lane 0, imaginary in lane 1) in place; their count must be a power

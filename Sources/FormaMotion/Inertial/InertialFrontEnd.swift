@@ -165,7 +165,31 @@ struct InertialFrontEnd: Sendable {
         let (section, filters, lowPass) = (pairSection, self.filters, lowPassShape)
         anchors[0] = Anchor(timeSeconds: latestTime, channels: current)
         var slot = 1
-        if carriesRotation, let rotation {
+        if filters, lowPass {
+            // The usual case, with the filter's shape fixed outside the loop (no flag tested per sample): each pair's
+            // ``PairState/stepLowPass(_:_:)``, as ``filtered(_:latest:states:section:filters:lowPass:carriesRotation:)``
+            // takes it. Without a gyroscope the third pair stays as it is (zero), as there.
+            var (first, second, third) = filterStates
+            if carriesRotation, let rotation {
+                for index in block {
+                    let (a, r) = (acceleration[index], rotation[index])
+                    current = Channels(
+                        first: first.stepLowPass(SIMD2(a.x, a.y), section), second: second.stepLowPass(SIMD2(a.z, r.x), section),
+                        third: third.stepLowPass(SIMD2(r.y, r.z), section))
+                    anchors[slot] = Anchor(timeSeconds: times[index], channels: current)
+                    slot &+= 1
+                }
+            } else {
+                for index in block {
+                    let a = acceleration[index]
+                    current.first = first.stepLowPass(SIMD2(a.x, a.y), section)
+                    current.second = second.stepLowPass(SIMD2(a.z, 0), section)
+                    anchors[slot] = Anchor(timeSeconds: times[index], channels: current)
+                    slot &+= 1
+                }
+            }
+            filterStates = (first, second, third)
+        } else if carriesRotation, let rotation {
             for index in block {
                 let (a, r) = (acceleration[index], rotation[index])
                 current = Self.filtered(

@@ -102,7 +102,8 @@ struct InertialRepetitionFinder: Sendable {
         // Every signal that moves enough to be a candidate, counted from or not: each tells whether the wrist is
         // moving at the bout's edges.
         var movers: (vertical: [Double]?, rotation: [Double]?) = (nil, nil)
-        let motion = InertialVerticalMotion.analyse(accelerometer: decimated, sampleRateHertz: rate, configuration: configuration)
+        let (motion, turning) = Self.candidates(
+            accelerometer: decimated, rotation: rotation, sampleRateHertz: rate, configuration: configuration)
         if Self.rms(motion.acceleration[...]) >= configuration.minimumMovementG {
             movers.vertical = motion.acceleration
             if let period = estimator.estimate(motion.displacement), period.strength >= configuration.minimumPeriodicity {
@@ -110,8 +111,7 @@ struct InertialRepetitionFinder: Sendable {
                     drive: motion.acceleration, position: motion.displacement, period: period, isRotation: false)
             }
         }
-        if let rotation {
-            let turning = InertialRotationMotion.analyse(rotation: rotation, sampleRateHertz: rate, configuration: configuration)
+        if let turning {
             if Self.rms(turning.rate[...]) >= configuration.minimumRotationDegreesPerSecond {
                 movers.rotation = turning.rate
                 if let period = estimator.estimate(turning.angle), period.strength >= configuration.minimumPeriodicity,
@@ -158,6 +158,38 @@ struct InertialRepetitionFinder: Sendable {
         return Outcome(
             marks: marks, periodSamples: period.lag * Double(factor), periodicity: period.strength,
             cycles: phase.cycles, usedRotation: chosen.isRotation, trace: trace)
+    }
+
+    /// The two candidate signals of a bout (more than two samples): what ``InertialVerticalMotion/analyse(accelerometer:sampleRateHertz:configuration:)``
+    /// and ``InertialRotationMotion/analyse(rotation:sampleRateHertz:configuration:)`` return, with the one-channel
+    /// passes they have in common run together as the two lanes of one (``InertialFiltering/zeroPhase(_:_:_:padding:)``):
+    /// the band-pass of the vertical acceleration with that of the rotation rate, and the drift high-pass of the
+    /// velocity with that of the angle. Each lane's operations are those of the one-channel pass, so each value is the
+    /// same, bit for bit (docs/motion-inertial.md, "Speed", round 8).
+    static func candidates(
+        accelerometer: InertialAxes, rotation: InertialAxes?, sampleRateHertz: Double,
+        configuration: InertialAnalyzer.Configuration
+    ) -> (vertical: InertialVerticalMotion.Result, rotation: InertialRotationMotion.Result?) {
+        guard let rotation, rotation.count == accelerometer.count, accelerometer.count > 2 else {
+            return (
+                InertialVerticalMotion.analyse(accelerometer: accelerometer, sampleRateHertz: sampleRateHertz, configuration: configuration),
+                rotation.map { InertialRotationMotion.analyse(rotation: $0, sampleRateHertz: sampleRateHertz, configuration: configuration) })
+        }
+        let axis = InertialVerticalMotion.movement(
+            accelerometer: accelerometer, sampleRateHertz: sampleRateHertz, configuration: configuration)
+        let filters = InertialVerticalMotion.Filters(sampleRateHertz: sampleRateHertz, configuration: configuration)
+        guard let projected = InertialRotationMotion.projected(rotation) else {
+            return (
+                InertialVerticalMotion.analyse(movement: axis, filters: filters), InertialRotationMotion.still(rotation.count))
+        }
+        let (acceleration, rate) = InertialFiltering.zeroPhase(axis.signal, projected, filters.band, padding: filters.padding)
+        let (velocity, angle) = InertialFiltering.zeroPhase(
+            InertialVerticalMotion.velocityBeforeDrift(acceleration, sampleRateHertz: sampleRateHertz),
+            InertialRotationMotion.angleBeforeDrift(rate, sampleRateHertz: sampleRateHertz), filters.drift,
+            padding: filters.padding)
+        let vertical = InertialVerticalMotion.finish(
+            acceleration: acceleration, velocity: velocity, alongGravity: axis.alongGravity, filters: filters)
+        return (vertical, InertialRotationMotion.Result(rate: rate, angle: angle))
     }
 
     /// Averages of consecutive groups of `factor` samples (a trailing incomplete group is dropped) of the x, y and z

@@ -4,10 +4,10 @@
 /// Many exercises move the wrist along a path that is neither vertical nor straight, but turn it about one axis each
 /// repetition: a band row or an external rotation swings the forearm about the elbow, a raise or a curl swings the
 /// arm about the shoulder or the elbow. The gyroscope measures that turning directly, free of gravity. The angular
-/// rate is band-passed (the same band as the vertical acceleration in ``InertialVerticalMotion``) and projected on its
-/// principal axis: the leading eigenvector of the rate's 3 × 3 covariance, which does not depend on how the sensor
-/// is mounted (a rotation of the sensor frame rotates the covariance's eigenvectors with it). Integrated once, with
-/// the same drift high-pass, the rate gives an angle with one excursion per repetition.
+/// rate is projected on its principal axis: the leading eigenvector of the 3 × 3 covariance of the rate about its
+/// mean, which does not depend on how the sensor is mounted (a rotation of the sensor frame rotates the covariance's
+/// eigenvectors with it); then band-passed (the same band as the vertical acceleration in ``InertialVerticalMotion``).
+/// Integrated once, with the same drift high-pass, the rate gives an angle with one excursion per repetition.
 ///
 /// Cost: O(n) per bout, a fixed number of filter passes and one 3 × 3 eigenvector.
 enum InertialRotationMotion {
@@ -30,33 +30,47 @@ enum InertialRotationMotion {
         rotation: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
         guard rotation.count > 2 else { return Result(rate: [], angle: []) }
-        let padding = Int(3 * sampleRateHertz)
-        let band = InertialBiquad.bandPass(
-            lowHertz: configuration.bandLowHertz, highHertz: configuration.bandHighHertz, sampleRateHertz: sampleRateHertz)
-        let filtered = rotation.zeroPhase(band, padding: padding)
+        guard let projected = projected(rotation) else { return still(rotation.count) }
+        let filters = InertialVerticalMotion.Filters(sampleRateHertz: sampleRateHertz, configuration: configuration)
+        let rate = InertialFiltering.zeroPhase(projected, filters.band, padding: filters.padding)
+        let angle = InertialFiltering.zeroPhase(
+            angleBeforeDrift(rate, sampleRateHertz: sampleRateHertz), filters.drift, padding: filters.padding)
+        return Result(rate: rate, angle: angle)
+    }
+
+    /// The result for a gyroscope that does not turn: zero rate and angle.
+    static func still(_ count: Int) -> Result {
+        Result(rate: [Double](repeating: 0, count: count), angle: [Double](repeating: 0, count: count))
+    }
+
+    /// The rate about the principal axis before the band-pass, or `nil` when the rate does not vary. The axis is that
+    /// of the covariance of the rate about its mean (the gyroscope's bias and the bout's mean turning left out),
+    /// before filtering: the projection is then band-passed as one channel instead of three (a linear filter and the
+    /// projection commute; only the axis differs from that of the band-passed rate, by what lies outside the band).
+    static func projected(_ rotation: InertialAxes) -> [Double]? {
+        let count = rotation.count
+        var sum = SIMD4<Double>.zero
+        for index in 0..<count { sum += rotation[index] }
+        let mean = sum / Double(count)
         var products = (SIMD4<Double>.zero, SIMD4<Double>.zero)  // xx, yy, zz and xy, xz, yz
-        for index in 0..<filtered.count {
-            let w = filtered[index]
+        for index in 0..<count {
+            let w = rotation[index] - mean
             products.0 += w * w
             products.1 += SIMD4(w[0] * w[1], w[0] * w[2], w[1] * w[2], 0)
         }
         let (largest, axis) = InertialPrincipalAxis.largestEigenpair(
             xx: products.0[0], yy: products.0[1], zz: products.0[2], xy: products.1[0], xz: products.1[1],
             yz: products.1[2])
-        guard largest > 0, let direction = axis else {
-            return Result(rate: [Double](repeating: 0, count: rotation.count), angle: [Double](repeating: 0, count: rotation.count))
+        guard largest > 0, let direction = axis else { return nil }
+        // The fourth lane is zero in `direction` and in every sample, so it adds nothing to the sum.
+        return [Double](unsafeUninitializedCapacity: count) { buffer, written in
+            for index in 0..<count { buffer[index] = (rotation[index] * direction).sum() }
+            written = count
         }
-        // The fourth lane is zero here and in `direction`, so it adds nothing to the sum (filtering the vector's unused
-        // lane could leave a negative zero there, whose product changes at most the sign of a zero rate, which neither
-        // the angle, nor any RMS, nor the peak search, which compares magnitudes, can see).
-        let rate = [Double](unsafeUninitializedCapacity: filtered.count) { buffer, count in
-            for index in 0..<filtered.count { buffer[index] = (filtered[index] * direction).sum() }
-            count = filtered.count
-        }
-        let drift = InertialCascade(
-            InertialBiquad.highPass(cutoffHertz: configuration.integrationHighPassHertz, sampleRateHertz: sampleRateHertz))
-        let angle = InertialFiltering.zeroPhase(
-            InertialVerticalMotion.integrate(rate, scale: 1 / sampleRateHertz), drift, padding: padding)
-        return Result(rate: rate, angle: angle)
+    }
+
+    /// The band-passed rate integrated once, in degrees, before its drift high-pass.
+    static func angleBeforeDrift(_ rate: [Double], sampleRateHertz: Double) -> [Double] {
+        InertialVerticalMotion.integrate(rate, scale: 1 / sampleRateHertz)
     }
 }

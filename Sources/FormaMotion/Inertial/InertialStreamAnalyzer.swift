@@ -7,9 +7,9 @@
 /// ``InertialAnalyzer/analyze(_:)`` on the same samples returns exactly them.
 ///
 /// Cost per sample: O(1) for the front end and segmenter; each bout of m grid samples then costs O(m log m + m × lags)
-/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 145–530 instructions per input sample in
-/// all on a release build, depending on the input rate and on how much rest the bouts are spread over (206 at 50 Hz
-/// on the benchmark, 347 on a SPAR set that moves throughout; docs/motion-inertial.md, "Speed").
+/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 125–475 instructions per input sample in
+/// all on a release build, depending on the input rate and on how much rest the bouts are spread over (179 at 50 Hz
+/// on the benchmark, 295 on a 49 s SPAR set that moves throughout; docs/motion-inertial.md, "Speed").
 public struct InertialStreamAnalyzer: Sendable {
     private let configuration: InertialAnalyzer.Configuration
     private let hasRotation: Bool

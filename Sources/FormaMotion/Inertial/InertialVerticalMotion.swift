@@ -37,8 +37,45 @@ enum InertialVerticalMotion {
     static func analyse(
         accelerometer: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
+        guard accelerometer.count > 2 else { return Result(acceleration: [], displacement: [], alongGravity: true) }
+        return analyse(
+            movement: movement(accelerometer: accelerometer, sampleRateHertz: sampleRateHertz, configuration: configuration),
+            filters: Filters(sampleRateHertz: sampleRateHertz, configuration: configuration))
+    }
+
+    /// The analysis from the acceleration along the movement's axis (``movement(accelerometer:sampleRateHertz:configuration:)``).
+    static func analyse(movement axis: (signal: [Double], alongGravity: Bool), filters: Filters) -> Result {
+        let acceleration = InertialFiltering.zeroPhase(axis.signal, filters.band, padding: filters.padding)
+        let velocity = InertialFiltering.zeroPhase(
+            velocityBeforeDrift(acceleration, sampleRateHertz: filters.sampleRateHertz), filters.drift, padding: filters.padding)
+        return finish(acceleration: acceleration, velocity: velocity, alongGravity: axis.alongGravity, filters: filters)
+    }
+
+    /// The filters of the analysis at one rate: the band-pass, the drift high-pass and the padding of each zero-phase
+    /// pass. The same for the rotation (``InertialRotationMotion``), so ``InertialRepetitionFinder`` can run a pass of
+    /// each candidate as the two lanes of one (docs/motion-inertial.md, "Speed", round 8).
+    struct Filters {
+        let sampleRateHertz: Double
+        let band: InertialCascade
+        let drift: InertialCascade
+        let padding: Int
+
+        init(sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration) {
+            self.sampleRateHertz = sampleRateHertz
+            padding = Int(3 * sampleRateHertz)
+            band = InertialBiquad.bandPass(
+                lowHertz: configuration.bandLowHertz, highHertz: configuration.bandHighHertz, sampleRateHertz: sampleRateHertz)
+            drift = InertialCascade(
+                InertialBiquad.highPass(cutoffHertz: configuration.integrationHighPassHertz, sampleRateHertz: sampleRateHertz))
+        }
+    }
+
+    /// The acceleration along the movement's axis before the band-pass (more than two samples): along gravity, or
+    /// along the dynamic acceleration's principal axis when the movement is mostly horizontal.
+    static func movement(
+        accelerometer: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
+    ) -> (signal: [Double], alongGravity: Bool) {
         let count = accelerometer.count
-        guard count > 2 else { return Result(acceleration: [], displacement: [], alongGravity: true) }
         let padding = Int(3 * sampleRateHertz)
         let gravity = accelerometer.zeroPhase(
             InertialCascade(InertialBiquad.lowPass(cutoffHertz: configuration.gravityCutoffHertz, sampleRateHertz: sampleRateHertz)),
@@ -72,16 +109,20 @@ enum InertialVerticalMotion {
             alongGravity = false
             for index in 0..<count { signal[index] = (dynamic(index, gravity[index]) * direction).sum() }
         }
-        let band = InertialBiquad.bandPass(
-            lowHertz: configuration.bandLowHertz, highHertz: configuration.bandHighHertz, sampleRateHertz: sampleRateHertz)
-        let acceleration = InertialFiltering.zeroPhase(signal, band, padding: padding)
-        let drift = InertialCascade(
-            InertialBiquad.highPass(cutoffHertz: configuration.integrationHighPassHertz, sampleRateHertz: sampleRateHertz))
+        return (signal, alongGravity)
+    }
+
+    /// The band-passed acceleration (g) integrated once, in m/s, before its drift high-pass.
+    static func velocityBeforeDrift(_ acceleration: [Double], sampleRateHertz: Double) -> [Double] {
         let metresPerSecondSquared = 9.80665
-        let velocity = InertialFiltering.zeroPhase(
-            integrate(acceleration, scale: metresPerSecondSquared / sampleRateHertz), drift, padding: padding)
+        return integrate(acceleration, scale: metresPerSecondSquared / sampleRateHertz)
+    }
+
+    /// The result from the band-passed acceleration and the drift-free velocity: the displacement is the velocity
+    /// integrated, then high-passed.
+    static func finish(acceleration: [Double], velocity: [Double], alongGravity: Bool, filters: Filters) -> Result {
         let displacement = InertialFiltering.zeroPhase(
-            integrate(velocity, scale: 1 / sampleRateHertz), drift, padding: padding)
+            integrate(velocity, scale: 1 / filters.sampleRateHertz), filters.drift, padding: filters.padding)
         return Result(acceleration: acceleration, displacement: displacement, alongGravity: alongGravity)
     }
 

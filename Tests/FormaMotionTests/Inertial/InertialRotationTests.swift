@@ -254,6 +254,33 @@ import FormaMotionLab
         for (a, b) in zip(angles[0], angles[1]) { #expect(abs(a - sign * b) < 1e-6 * largest) }
     }
 
+    /// The repetition finder runs the vertical and rotation candidates' common one-channel passes as two lanes of
+    /// one; each signal is still exactly what its own analysis gives, bit for bit.
+    @Test func candidatesTogether_equalEachAnalysedAlone_bitForBit() throws {
+        for seed in UInt64(1)...8 {
+            // setup: a band pull at the bout analysis's rate (decimated by the finder's factor from 12.5 Hz).
+            let pull = try BandPull(seed: seed, rate: 6.25)
+            func axes(_ vectors: [Vector3]) -> InertialAxes {
+                InertialAxes(x: vectors.map(\.x), y: vectors.map(\.y), z: vectors.map(\.z))
+            }
+            let (accelerometer, rotation) = (axes(pull.recording.acceleration), axes(try #require(pull.recording.rotation)))
+            // act
+            let (vertical, turning) = InertialRepetitionFinder.candidates(
+                accelerometer: accelerometer, rotation: rotation, sampleRateHertz: 6.25, configuration: .standard)
+            let alone = (
+                InertialVerticalMotion.analyse(accelerometer: accelerometer, sampleRateHertz: 6.25, configuration: .standard),
+                InertialRotationMotion.analyse(rotation: rotation, sampleRateHertz: 6.25, configuration: .standard))
+            // verify
+            let bits = { (values: [Double]) in values.map(\.bitPattern) }
+            #expect(bits(vertical.acceleration) == bits(alone.0.acceleration), "seed \(seed)")
+            #expect(bits(vertical.displacement) == bits(alone.0.displacement), "seed \(seed)")
+            #expect(vertical.alongGravity == alone.0.alongGravity, "seed \(seed)")
+            #expect(bits(try #require(turning).rate) == bits(alone.1.rate), "seed \(seed)")
+            #expect(bits(try #require(turning).angle) == bits(alone.1.angle), "seed \(seed)")
+            #expect((alone.1.angle.map(abs).max() ?? 0) > 1, "seed \(seed): the pull turns the wrist")
+        }
+    }
+
     @Test func streamingWithTheGyroscopeReportsExactlyTheBatchResult() throws {
         // setup: two band pulls separated by the second one's rest.
         for seed in UInt64(1)...10 {

@@ -40,6 +40,36 @@ import FormaMotionLab
         }
     }
 
+    /// The half-length path of the analytic signal (two transforms of m/2 complex points) gives the Hilbert transform
+    /// that Marple's full-length method gives (transform, zero the negative frequencies, double the positive ones,
+    /// transform back; the imaginary part), to rounding.
+    @Test func hilbertFromPackedHalfLength_matchesTheFullLengthAnalyticSignal() {
+        for seed in UInt64(1)...60 {
+            // setup
+            var generator = SeededGenerator(seed: seed)
+            let m = 1 << Int.random(in: 2...10, using: &generator)
+            let input = (0..<m).map { _ in Double.random(in: -1...1, using: &generator) }
+            var (real, imaginary) = (input, [Double](repeating: 0, count: m))
+            InertialFFT.transform(real: &real, imaginary: &imaginary, inverse: false)
+            for k in 0..<m where k > 0 && k < m / 2 { (real[k], imaginary[k]) = (2 * real[k], 2 * imaginary[k]) }
+            for k in 0..<m where k > m / 2 { (real[k], imaginary[k]) = (0, 0) }
+            InertialFFT.transform(real: &real, imaginary: &imaginary, inverse: true)
+            let expected = imaginary.map { $0 / Double(m) }
+            // act
+            let points = UnsafeMutableBufferPointer<SIMD2<Double>>.allocate(capacity: m / 2)
+            defer { points.deallocate() }
+            for j in 0..<(m / 2) { points[j] = SIMD2(input[2 * j], input[2 * j + 1]) }
+            InertialFFT.transform(points, inverse: false)
+            InertialFFT.hilbertSpectrumFromPacked(points)
+            InertialFFT.transform(points, inverse: true)
+            let hilbert = (0..<m).map { points[$0 / 2][$0 % 2] * 2 / Double(m) }
+            // verify
+            let error = zip(hilbert, expected).map { abs($0 - $1) }.max() ?? 0
+            #expect(error < 1e-12, "seed \(seed), m \(m): error \(error)")
+            #expect(expected.contains { abs($0) > 0.1 }, "seed \(seed), m \(m): a Hilbert transform that is not trivially zero")
+        }
+    }
+
     /// The phase's arctangent (a series, cheaper than the C library's) is the C library's `atan2` to within 2e-11 rad,
     /// in every octant, on the axes and at signed zeros, so no phase-counted repetition can differ.
     @Test func analyticSignalAngle_matchesAtan2() {
