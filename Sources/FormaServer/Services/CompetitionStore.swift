@@ -125,7 +125,7 @@ struct CompetitionStore {
     func join(_ competition: CompetitionModel, userID: UUID) async throws -> (joinedAt: Date, created: Bool) {
         let id = try competition.requireID()
         guard competition.endsAt > now else { throw StateError.competitionEnded(id.uuidString.lowercased()) }
-        return try await database.transaction { transaction in
+        return try await database.transactionRetryingConflicts { transaction in
             let joined = try await Standings(database: transaction).join(
                 boardID: id, companyID: companyID, userID: userID, at: now)
             if joined.created { try await Self.countParticipants(+1, of: [id], on: transaction) }
@@ -147,7 +147,7 @@ struct CompetitionStore {
     func leave(_ competition: CompetitionModel, userID: UUID) async throws {
         let id = try competition.requireID()
         guard competition.endsAt > now else { throw StateError.competitionEnded(id.uuidString.lowercased()) }
-        try await database.transaction { transaction in
+        try await database.transactionRetryingConflicts { transaction in
             if try await Standings(database: transaction).leave(boardID: id, userID: userID) {
                 try await Self.countParticipants(-1, of: [id], on: transaction)
             }

@@ -46,17 +46,20 @@ enum UserDataDeletion {
 
     static func deleteUser(_ user: UserModel, now: Date, on database: any Database) async throws {
         let userID = try user.requireID()
-        try await database.transaction { transaction in
+        // Run again if PostgreSQL breaks a deadlock with someone scoring, joining or leaving on the person's boards
+        // at the same moment (docs/competitions.md, "Locks"): the abort rolled everything back.
+        try await database.transactionRetryingConflicts { transaction in
             let sql = try transaction.sql()
-            // Competitions count their members; the person's boards count one fewer.
+            // Competitions count their members; the person's boards count one fewer (after their standings go, so
+            // the boards' count rows are taken before the competitions' rows, the order joining and leaving use).
             let boards = try await sql.select().column("board_id").from(Standings.table)
                 .where("user_id", .equal, SQLBind(userID)).all().map { try $0.decode(column: "board_id", as: UUID.self) }
-            try await CompetitionStore.countParticipants(-1, of: boards, on: transaction)
             try await PointsLedger(database: transaction, companyID: user.$company.id, now: now)
                 .closeWallet(of: userID)
             for table in userOwnedTables {
                 try await sql.delete(from: table).where("user_id", .equal, SQLBind(userID)).run()
             }
+            try await CompetitionStore.countParticipants(-1, of: boards, on: transaction)
             // Cheers have two people too: the person's cheers, and the cheers on their runs.
             try await sql.delete(from: CheerModel.schema)
                 .where("cheerer_id", .equal, SQLBind(userID)).orWhere("owner_id", .equal, SQLBind(userID)).run()
