@@ -106,12 +106,22 @@ struct EventLoopLiveExecutor: LiveSessionExecutor {
 
 /// Sends a session's events on its WebSocket, closes it through its ``LiveChannelGuard``, and turns what it
 /// observes into metrics and log lines.
-struct WebSocketLiveTransport: LiveSessionTransport {
+///
+/// A class: the driver, generic over its transport and in another module, copied the struct's fields (a retain and
+/// a release each) on every frame's observation and event (docs/performance.md, "One ticker per event loop").
+final class WebSocketLiveTransport: LiveSessionTransport {
     let webSocket: WebSocket
     let channelGuard: LiveChannelGuard
     let logger: Logger
     /// The session's watchers (docs/community.md, "Live watching").
-    var broadcast: LiveBroadcast?
+    let broadcast: LiveBroadcast?
+
+    init(webSocket: WebSocket, channelGuard: LiveChannelGuard, logger: Logger, broadcast: LiveBroadcast?) {
+        self.webSocket = webSocket
+        self.channelGuard = channelGuard
+        self.logger = logger
+        self.broadcast = broadcast
+    }
 
     func send(_ text: String) {
         channelGuard.send(text: text)
