@@ -9,7 +9,7 @@ public protocol LiveSessionExecutor: Sendable {
 /// out its outputs, answers its lookups, and stops at the first close.
 ///
 /// It is confined to its ``LiveSessionExecutor``: every method is called there (the server: on the socket's event
-/// loop, from the WebSocket's callbacks and the session's watchdog), and an input is handled synchronously in the
+/// loop, from the WebSocket's callbacks and the loop's ticker), and an input is handled synchronously in the
 /// call that brings it. Only the outputs that need the store (checking the token, looking up a workout, storing a
 /// set or a challenge score) wait; while one does, later inputs queue, up to ``queueLength``, and are handled in
 /// order on the executor once it is done. The rules themselves (rates, order, challenges) are the machine's.

@@ -92,8 +92,8 @@ struct FluentLiveStore: LiveSessionStore {
 
     /// Renews the session's lease when it is due on the application's clock: ``LiveSessionLeases/renewalInterval``
     /// after the last renewal, or ``LiveSessionLeases/renewalRetryDelay`` after one that failed (not on every tick
-    /// while the database is down), and never again once another session has taken the place over. The session's
-    /// watchdog calls it on every tick; the task returned is the renewal it started.
+    /// while the database is down), and never again once another session has taken the place over. The ticker of
+    /// the session's event loop (``LiveTickers``) calls it on every tick; the task returned is the renewal it started.
     @discardableResult
     func renewIfDue(now: Date) -> Task<Void, Never>? {
         guard let held = lease.dueForRenewal(at: now) else { return nil }

@@ -12,6 +12,7 @@ enum LiveEndpoint {
     static func register(on app: Application) {
         // Installed before the server accepts a session, so that no two event loops create it at once.
         app.liveSessions = LiveSessionRegistry()
+        app.liveTickers = LiveTickers()
         app.liveWatchHub = LiveWatchHub()
         LiveWatchEndpoint.register(on: app)
         app.on(.GET, "v1", "live") { request async throws -> Response in

@@ -10,8 +10,9 @@ import WebSocketKit
 ///
 /// Everything of a session runs on its channel's event loop: the socket's callbacks stamp each message with the
 /// live clock and hand it to the session's ``LiveSessionDriver`` there and then, which runs the machine and writes
-/// its events before the callback returns; a watchdog on the same loop hands it a tick ten times a second for the
-/// hello and idle limits and renews the session's lease (``LiveSessionLeases``) when it is due. Only the store's
+/// its events before the callback returns; the loop's ticker (``LiveTickers``, one repeated task per loop for all
+/// its sessions) hands it a tick ten times a second for the hello and idle limits and renews the session's lease
+/// (``LiveSessionLeases``) when it is due, until its socket closes. Only the store's
 /// work (the token, a workout, a set or a challenge score) leaves the loop; messages that arrive meanwhile wait in
 /// the driver's queue, in order. The rules themselves (rates, order, challenges) are the machine's.
 enum LiveSession {
@@ -74,9 +75,9 @@ enum LiveSession {
             if !driver.receive(.frame(bytes), at: clock.now) { channelGuard.close(.analysisBacklog) }
         }
         let formaClock = application.formaClock
-        let watchdog = webSocket.eventLoop.scheduleRepeatedTask(
-            initialDelay: .milliseconds(100), delay: .milliseconds(100)
-        ) { _ in
+        // The loop's one ticker ticks every session open on the loop (LiveTickers).
+        let ticker = application.liveTickers.ticker(on: webSocket.eventLoop)
+        let ticks = ticker.add {
             // A tick that finds the queue full is skipped: the next one will do.
             driver.receive(.tick, at: clock.now)
             // The lease on the person's session place is renewed on the application's clock.
@@ -84,7 +85,7 @@ enum LiveSession {
         }
         driver.start(bearer: bearer)
         webSocket.onClose.whenComplete { _ in
-            watchdog.cancel()
+            ticker.remove(ticks)
             driver.clientWentAway()
             // The callbacks hold the driver, which holds the socket: let both go.
             webSocket.onText { _, _ in }
@@ -105,12 +106,22 @@ struct EventLoopLiveExecutor: LiveSessionExecutor {
 
 /// Sends a session's events on its WebSocket, closes it through its ``LiveChannelGuard``, and turns what it
 /// observes into metrics and log lines.
-struct WebSocketLiveTransport: LiveSessionTransport {
+///
+/// A class: the driver, generic over its transport and in another module, copied the struct's fields (a retain and
+/// a release each) on every frame's observation and event (docs/performance.md, "One ticker per event loop").
+final class WebSocketLiveTransport: LiveSessionTransport {
     let webSocket: WebSocket
     let channelGuard: LiveChannelGuard
     let logger: Logger
     /// The session's watchers (docs/community.md, "Live watching").
-    var broadcast: LiveBroadcast?
+    let broadcast: LiveBroadcast?
+
+    init(webSocket: WebSocket, channelGuard: LiveChannelGuard, logger: Logger, broadcast: LiveBroadcast?) {
+        self.webSocket = webSocket
+        self.channelGuard = channelGuard
+        self.logger = logger
+        self.broadcast = broadcast
+    }
 
     func send(_ text: String) {
         channelGuard.send(text: text)

@@ -10,8 +10,8 @@ import Vapor
 @testable import FormaServer
 
 /// How an open session renews its lease on its place (``FluentLiveStore/renewIfDue(now:)``, called on every 100 ms
-/// tick of the session's watchdog) when the database fails or the place was taken over, on the application's test
-/// clock.
+/// tick of its event loop's ticker, ``LiveTickers``) when the database fails or the place was taken over, on the
+/// application's test clock.
 @Suite("Live session lease renewal")
 struct LiveLeaseRenewalTests {
     @Test func aFailedRenewalIsRetriedAfterTheRetryDelay_notOnEveryTick() async throws {
