@@ -10,13 +10,13 @@ extension FormaAPIHandler {
             return .ok(.init(body: .json(try .init(me.user, company: me.company, counts: counts))))
         }
         return .ok(.init(body: .json(
-            try await .init(me.user, company: me.company, counts: me.profileCounts, on: try database()))))
+            try await .init(try me.user, company: try me.company, counts: me.profileCounts, on: try database()))))
     }
 
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
         let me = try Caller.person()
         let update = switch input.body { case .json(let body): body }
-        try ProfileUpdate(update).apply(to: me.user)
+        try ProfileUpdate(update).apply(to: try me.user)
         let database = try self.database()
         try await me.user.save(on: database)
         if update.privateProfile == false {
@@ -29,7 +29,7 @@ extension FormaAPIHandler {
 
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
         let me = try Caller.person()
-        try await UserDataDeletion.deleteUser(me.user, now: clock.now, on: try database())
+        try await UserDataDeletion.deleteUser(try me.user, now: clock.now, on: try database())
         FormaMetrics.countAccountEvent("deleted")
         logger.info("account deleted", metadata: ["user": .string(me.userID.uuidString)])
         return .noContent(.init())
