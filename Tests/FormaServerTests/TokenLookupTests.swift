@@ -1,4 +1,5 @@
 import FluentKit
+import FormaAPI
 import Foundation
 import SQLKit
 import Testing
@@ -99,6 +100,7 @@ struct TokenLookupTests {
                 try await TokenLookup.find(digest: Secret.digest(grant.token), profileCounts: true, on: app.db.sql()))
             let (user, company, token) = (try found.user, try found.company, try found.token)
             let userID = try user.requireID()
+            try expectTheSameProfile(found)
 
             // act: another request changes the age after the read; this one changes the display name and saves
             try await app.db.sql().update(UserModel.schema).set("age", to: SQLBind(41))
@@ -144,8 +146,17 @@ struct TokenLookupTests {
                     digest: Secret.digest(grant.token), profileCounts: profileCounts, on: app.db.sql()))
                 try await expectAsFluentReadsThem(found, userID: userID, app: app)
                 #expect((found.profileCounts != nil) == profileCounts)
+                try expectTheSameProfile(found)
             }
         }
+    }
+
+    /// `GET /v1/me`'s profile built straight from the row is the one built from the decoded models.
+    private func expectTheSameProfile(_ found: TokenLookup.Found) throws {
+        let counts = found.profileCounts ?? PeopleStore.Counts(followers: 3, following: 1, avatarTag: "\"a\"")
+        let fromRow = try Components.Schemas.Profile(found, counts: counts)
+        let fromModels = try Components.Schemas.Profile(try found.user, company: try found.company, counts: counts)
+        #expect(fromRow == fromModels)
     }
 
     /// The models `found` holds equal Fluent's reads of the same rows, field by field, and count as unchanged.

@@ -57,6 +57,14 @@ struct AuthenticatedUser: Sendable {
         }
     }
 
+    /// The row of the bearer token the request carried (``TokenLookup/Found``); `nil` for an API key's host user.
+    var tokenRow: TokenLookup.Found? {
+        switch models {
+        case .read: nil
+        case .token(let found): found
+        }
+    }
+
     /// The token the request carried; `nil` when it authenticated with an API key and `X-Forma-User`.
     var token: UserTokenModel? {
         get throws(ServiceError) {

@@ -67,6 +67,31 @@ enum TokenLookup {
             }
         }
 
+        /// One column of the user's part of the row, by the model's key for it (`{ $0.$email.key }`); `nil` when
+        /// it is NULL. For answers built from the row without decoding the model (`GET /v1/me`'s profile).
+        func user<T: Decodable>(_ key: (UserModel) -> FieldKey, as type: T.Type = T.self) throws(ServiceError) -> T? {
+            try value("u_" + key(Self.userKeys).description, as: T.self)
+        }
+
+        /// One column of the company's part of the row, as ``user(_:as:)``.
+        func company<T: Decodable>(_ key: (CompanyModel) -> FieldKey, as type: T.Type = T.self) throws(ServiceError)
+            -> T?
+        {
+            try value("c_" + key(Self.companyKeys).description, as: T.self)
+        }
+
+        /// Models read only for their properties' keys.
+        private static let userKeys = UserModel()
+        private static let companyKeys = CompanyModel()
+
+        private func value<T: Decodable>(_ column: String, as type: T.Type) throws(ServiceError) -> T? {
+            do {
+                return try row.decodeNil(column: column) ? nil : try row.decode(column: column, as: T.self)
+            } catch {
+                throw .broken("column \(column) of a token's row does not decode: \(String(reflecting: error))")
+            }
+        }
+
         /// The kept model, or one decoded by Fluent's own `output(from:)` from its prefixed columns and kept (if
         /// two tasks decode at once, the first kept wins, so every caller gets the same instance).
         private func model<M: Model>(
