@@ -1,4 +1,5 @@
 import FluentKit
+import FormaAPI
 import Foundation
 import SQLKit
 import Testing
@@ -97,20 +98,24 @@ struct TokenLookupTests {
                 .status == .ok)
             let found = try #require(
                 try await TokenLookup.find(digest: Secret.digest(grant.token), profileCounts: true, on: app.db.sql()))
-            let userID = try found.user.requireID()
+            let (user, company, token) = (try found.user, try found.company, try found.token)
+            let userID = try user.requireID()
+            try expectTheSameProfile(found)
 
             // act: another request changes the age after the read; this one changes the display name and saves
             try await app.db.sql().update(UserModel.schema).set("age", to: SQLBind(41))
                 .where("id", .equal, SQLBind(userID)).run()
-            found.user.displayName = "Ada"
-            try await found.user.save(on: app.db)
+            user.displayName = "Ada"
+            try await user.save(on: app.db)
             let stored = try #require(try await UserModel.find(userID, on: app.db))
 
             // verify: the models are the stored rows, and the save wrote the one field it changed
-            #expect(found.user.email == "ada@example.com")
-            #expect(found.user.age == 30)
-            #expect(found.user.$company.id == found.company.id && found.token.$user.id == userID)
-            #expect(found.token.expiresAt == grant.expiresAt && found.token.companyID == found.company.id)
+            #expect(user.email == "ada@example.com")
+            #expect(user.age == 30)
+            #expect(user.$company.id == company.id && token.$user.id == userID)
+            #expect(token.$user.value === user && user.$company.value === company)
+            #expect(try found.user === user && found.userID == userID && found.companyID == company.id)
+            #expect(token.expiresAt == grant.expiresAt && token.companyID == company.id)
             #expect(found.profileCounts == PeopleStore.Counts(followers: 0, following: 0, avatarTag: nil))
             #expect(stored.displayName == "Ada")
             #expect(stored.age == 41)
@@ -141,15 +146,26 @@ struct TokenLookupTests {
                     digest: Secret.digest(grant.token), profileCounts: profileCounts, on: app.db.sql()))
                 try await expectAsFluentReadsThem(found, userID: userID, app: app)
                 #expect((found.profileCounts != nil) == profileCounts)
+                try expectTheSameProfile(found)
             }
         }
     }
 
+    /// `GET /v1/me`'s profile built straight from the row is the one built from the decoded models.
+    private func expectTheSameProfile(_ found: TokenLookup.Found) throws {
+        let counts = found.profileCounts ?? PeopleStore.Counts(followers: 3, following: 1, avatarTag: "\"a\"")
+        let fromRow = try Components.Schemas.Profile(found, counts: counts)
+        let fromModels = try Components.Schemas.Profile(try found.user, company: try found.company, counts: counts)
+        #expect(fromRow == fromModels)
+    }
+
     /// The models `found` holds equal Fluent's reads of the same rows, field by field, and count as unchanged.
-    private func expectAsFluentReadsThem(_ found: TokenLookup.Found, userID: UUID, app: Application) async throws {
+    private func expectAsFluentReadsThem(_ row: TokenLookup.Found, userID: UUID, app: Application) async throws {
+        let found = (user: try row.user, company: try row.company, token: try row.token)
         let user = try #require(try await UserModel.find(userID, on: app.db))
         let company = try #require(try await CompanyModel.find(user.$company.id, on: app.db))
         let token = try #require(try await UserTokenModel.find(found.token.id, on: app.db))
+        #expect(row.userID == userID && row.companyID == company.id && row.expiresAt == token.expiresAt)
         #expect(found.user.id == user.id && found.user.$company.id == user.$company.id)
         #expect(found.user.externalID == user.externalID && found.user.email == user.email)
         #expect(found.user.passwordHash == user.passwordHash && found.user.displayName == user.displayName)

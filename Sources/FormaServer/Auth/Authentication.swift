@@ -5,26 +5,74 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// A person a request acts for, with the company they belong to.
+///
+/// Read through a bearer token, the person's ids come with the token's row and their models are decoded from it on
+/// first use (``TokenLookup/Found``): an operation that uses only the ids decodes none.
 struct AuthenticatedUser: Sendable {
-    let user: UserModel
-    let company: CompanyModel
-    /// The token the request carried; `nil` when it authenticated with an API key and `X-Forma-User`.
-    let token: UserTokenModel?
+    private enum Models: Sendable {
+        case read(user: UserModel, company: CompanyModel)
+        case token(TokenLookup.Found)
+    }
+
+    private let models: Models
     let userID: UUID
     let companyID: UUID
     /// The person's follow counts and avatar tag, read in the same statement as their token for operations that
     /// show the caller's own profile (``AuthenticationMiddleware/readsProfileCounts``); `nil` otherwise.
     var profileCounts: PeopleStore.Counts?
 
-    init(user: UserModel, company: CompanyModel, token: UserTokenModel?) throws(ServiceError) {
+    /// A person whose models are in hand (an API key's host user).
+    init(user: UserModel, company: CompanyModel) throws(ServiceError) {
         guard let userID = user.id, let companyID = company.id else {
             throw .broken("a stored user or company has no id")
         }
-        self.user = user
-        self.company = company
-        self.token = token
+        models = .read(user: user, company: company)
         self.userID = userID
         self.companyID = companyID
+    }
+
+    /// The person a bearer token's row names.
+    init(token found: TokenLookup.Found) {
+        models = .token(found)
+        userID = found.userID
+        companyID = found.companyID
+        profileCounts = found.profileCounts
+    }
+
+    var user: UserModel {
+        get throws(ServiceError) {
+            switch models {
+            case .read(let user, _): user
+            case .token(let found): try found.user
+            }
+        }
+    }
+
+    var company: CompanyModel {
+        get throws(ServiceError) {
+            switch models {
+            case .read(_, let company): company
+            case .token(let found): try found.company
+            }
+        }
+    }
+
+    /// The row of the bearer token the request carried (``TokenLookup/Found``); `nil` for an API key's host user.
+    var tokenRow: TokenLookup.Found? {
+        switch models {
+        case .read: nil
+        case .token(let found): found
+        }
+    }
+
+    /// The token the request carried; `nil` when it authenticated with an API key and `X-Forma-User`.
+    var token: UserTokenModel? {
+        get throws(ServiceError) {
+            switch models {
+            case .read: nil
+            case .token(let found): try found.token
+            }
+        }
     }
 }
 
@@ -203,7 +251,7 @@ enum Authentication {
             guard let rawUserID = credentials.hostUserID else { throw AuthenticationError.missingHostUser }
             let externalID = try HostUserID.checked(rawUserID, field: hostUserHeader)
             let user = try await hostUser(externalID: externalID, in: company, on: database)
-            return try AuthenticatedUser(user: user, company: company, token: nil)
+            return try AuthenticatedUser(user: user, company: company)
         }
         throw AuthenticationError.missingCredentials
     }
@@ -224,10 +272,8 @@ enum Authentication {
         else {
             throw AuthenticationError.invalidToken
         }
-        guard found.token.expiresAt > now else { throw AuthenticationError.expiredToken }
-        var person = try AuthenticatedUser(user: found.user, company: found.company, token: found.token)
-        person.profileCounts = found.profileCounts
-        return person
+        guard found.expiresAt > now else { throw AuthenticationError.expiredToken }
+        return AuthenticatedUser(token: found)
     }
 
     /// The host app's user with this id in this company, created if the company has not seen it before.

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import NIOConcurrencyHelpers
 import SQLKit
 
 /// Reads a bearer token with its user and its user's company in one statement of fixed text.
@@ -14,12 +15,102 @@ import SQLKit
 /// another, is refused by the next request. The token is looked up by the unique index on its digest, and its user
 /// must belong to the company the token was issued in.
 enum TokenLookup {
-    /// The person a token belongs to and, when asked for, what their own profile shows besides their row.
-    struct Found {
-        var token: UserTokenModel
-        var user: UserModel
-        var company: CompanyModel
-        var profileCounts: PeopleStore.Counts?
+    /// The token's row: the ids and expiry it is checked by, decoded at once, and the token, its user and their
+    /// company, each decoded into its model on first use (then kept, so every use sees the same instance).
+    ///
+    /// Most operations use the caller's ids only (every list, every store scoped to the person), so decoding the
+    /// three models and freeing them again (some 30 Fluent properties) was most of what an authenticated read cost
+    /// beyond `/v1/health` (docs/performance.md, "Instructions per request"). Nothing about the token is kept
+    /// beyond the request that read it.
+    final class Found: Sendable {
+        let userID: UUID
+        let companyID: UUID
+        let expiresAt: Date
+        let profileCounts: PeopleStore.Counts?
+        private let row: any SQLRow
+        private let decoded = NIOLockedValueBox(Decoded())
+
+        private struct Decoded: Sendable {
+            var token: UserTokenModel?
+            var user: UserModel?
+            var company: CompanyModel?
+        }
+
+        fileprivate init(row: any SQLRow, profileCounts: Bool) throws {
+            self.row = row
+            userID = try row.decode(column: "t_user_id", as: UUID.self)
+            companyID = try row.decode(column: "t_company_id", as: UUID.self)
+            expiresAt = try row.decode(column: "t_expires_at", as: Date.self)
+            self.profileCounts = profileCounts ? try row.decode(model: PeopleStore.Counts.self) : nil
+        }
+
+        /// The user's company, as a Fluent read gives it.
+        var company: CompanyModel {
+            get throws(ServiceError) {
+                try model(\.company, prefix: "c_") { _ in }
+            }
+        }
+
+        /// The user, as a Fluent read gives it, with ``company`` as its loaded parent.
+        var user: UserModel {
+            get throws(ServiceError) {
+                let company = try company
+                return try model(\.user, prefix: "u_") { $0.$company.value = company }
+            }
+        }
+
+        /// The token, as a Fluent read gives it, with ``user`` as its loaded parent.
+        var token: UserTokenModel {
+            get throws(ServiceError) {
+                let user = try user
+                return try model(\.token, prefix: "t_") { $0.$user.value = user }
+            }
+        }
+
+        /// One column of the user's part of the row, by the model's key for it (`{ $0.$email.key }`); `nil` when
+        /// it is NULL. For answers built from the row without decoding the model (`GET /v1/me`'s profile).
+        func user<T: Decodable>(_ key: (UserModel) -> FieldKey, as type: T.Type = T.self) throws(ServiceError) -> T? {
+            try value("u_" + key(Self.userKeys).description, as: T.self)
+        }
+
+        /// One column of the company's part of the row, as ``user(_:as:)``.
+        func company<T: Decodable>(_ key: (CompanyModel) -> FieldKey, as type: T.Type = T.self) throws(ServiceError)
+            -> T?
+        {
+            try value("c_" + key(Self.companyKeys).description, as: T.self)
+        }
+
+        /// Models read only for their properties' keys.
+        private static let userKeys = UserModel()
+        private static let companyKeys = CompanyModel()
+
+        private func value<T: Decodable>(_ column: String, as type: T.Type) throws(ServiceError) -> T? {
+            do {
+                return try row.decodeNil(column: column) ? nil : try row.decode(column: column, as: T.self)
+            } catch {
+                throw .broken("column \(column) of a token's row does not decode: \(String(reflecting: error))")
+            }
+        }
+
+        /// The kept model, or one decoded by Fluent's own `output(from:)` from its prefixed columns and kept (if
+        /// two tasks decode at once, the first kept wins, so every caller gets the same instance).
+        private func model<M: Model>(
+            _ path: WritableKeyPath<Decoded, M?>, prefix: String, link: (M) -> Void
+        ) throws(ServiceError) -> M {
+            if let kept = decoded.withLockedValue({ $0[keyPath: path] }) { return kept }
+            let model = M()
+            do {
+                try model.output(from: PrefixedRow(row: row, prefix: prefix))
+            } catch {
+                throw .broken("a stored \(M.schema) row does not decode: \(String(reflecting: error))")
+            }
+            link(model)
+            return decoded.withLockedValue { decoded in
+                if let kept = decoded[keyPath: path] { return kept }
+                decoded[keyPath: path] = model
+                return model
+            }
+        }
     }
 
     private static let selectList: String = [
@@ -27,6 +118,10 @@ enum TokenLookup {
         columns(of: UserModel(), table: "u"),
         columns(of: CompanyModel(), table: "c"),
     ].joined(separator: ", ")
+
+    /// The profile's counts of the token's user (``PeopleStore/countsColumns(person:company:)``), built once.
+    private static let profileCountsColumns = PeopleStore.countsColumns(
+        person: SQLRaw(#""t"."user_id""#), company: SQLRaw(#""t"."company_id""#))
 
     private static let from = """
          FROM "\(UserTokenModel.schema)" AS "t" \
@@ -50,25 +145,12 @@ enum TokenLookup {
         var query: SQLQueryString = "SELECT \(unsafeRaw: selectList)"
         if profileCounts {
             query.appendInterpolation(unsafeRaw: ", ")
-            query.appendInterpolation(
-                PeopleStore.countsColumns(person: SQLRaw(#""t"."user_id""#), company: SQLRaw(#""t"."company_id""#)))
+            query.appendInterpolation(profileCountsColumns)
         }
         query.appendInterpolation(unsafeRaw: from)
         query.appendInterpolation(bind: digest)
         guard let row = try await database.raw(query).first() else { return nil }
-        let token = UserTokenModel()
-        let user = UserModel()
-        let company = CompanyModel()
-        try token.output(from: PrefixedRow(row: row, prefix: "t_"))
-        try user.output(from: PrefixedRow(row: row, prefix: "u_"))
-        try company.output(from: PrefixedRow(row: row, prefix: "c_"))
-        token.$user.value = user
-        user.$company.value = company
-        var counts: PeopleStore.Counts?
-        if profileCounts {
-            counts = try row.decode(model: PeopleStore.Counts.self)
-        }
-        return Found(token: token, user: user, company: company, profileCounts: counts)
+        return try Found(row: row, profileCounts: profileCounts)
     }
 }
 

@@ -7,16 +7,17 @@ extension FormaAPIHandler {
     func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output {
         let me = try Caller.person()
         if let counts = me.profileCounts {  // read with the token: no database handle needed
+            if let found = me.tokenRow { return .ok(.init(body: .json(try .init(found, counts: counts)))) }
             return .ok(.init(body: .json(try .init(me.user, company: me.company, counts: counts))))
         }
         return .ok(.init(body: .json(
-            try await .init(me.user, company: me.company, counts: me.profileCounts, on: try database()))))
+            try await .init(try me.user, company: try me.company, counts: me.profileCounts, on: try database()))))
     }
 
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
         let me = try Caller.person()
         let update = switch input.body { case .json(let body): body }
-        try ProfileUpdate(update).apply(to: me.user)
+        try ProfileUpdate(update).apply(to: try me.user)
         let database = try self.database()
         try await me.user.save(on: database)
         if update.privateProfile == false {
@@ -29,7 +30,7 @@ extension FormaAPIHandler {
 
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
         let me = try Caller.person()
-        try await UserDataDeletion.deleteUser(me.user, now: clock.now, on: try database())
+        try await UserDataDeletion.deleteUser(try me.user, now: clock.now, on: try database())
         FormaMetrics.countAccountEvent("deleted")
         logger.info("account deleted", metadata: ["user": .string(me.userID.uuidString)])
         return .noContent(.init())
@@ -99,6 +100,27 @@ extension Components.Schemas.Profile {
             try await PeopleStore.counts(of: try user.requireID(), companyID: try company.requireID(), on: database)
         }
         try self.init(user, company: company, counts: counts)
+    }
+
+    /// The caller's own profile straight from their token's row, with the counts read in the same statement: the
+    /// same answer as from the models (``init(_:company:counts:)``; `TokenLookupTests` holds the two equal), without
+    /// decoding the user and company models, which cost `GET /v1/me` more than reading them did
+    /// (docs/performance.md, "Instructions per request").
+    init(_ found: TokenLookup.Found, counts: PeopleStore.Counts) throws(ServiceError) {
+        guard let companyName = try found.company({ $0.$name.key }, as: String.self) else {
+            throw .broken("a stored company has no name")
+        }
+        self.init(
+            id: found.userID.uuidString, userId: try found.user { $0.$externalID.key },
+            email: try found.user { $0.$email.key },
+            company: .init(id: found.companyID.uuidString, name: companyName),
+            displayName: try found.user { $0.$displayName.key }, age: try found.user { $0.$age.key },
+            heightCm: try found.user { $0.$heightCentimetres.key }, weightKg: try found.user { $0.$weightKilograms.key },
+            gender: try found.user { $0.$gender.key }, lifestyle: try found.user { $0.$lifestyle.key },
+            timeZone: try found.user { $0.$timeZone.key }, avatarETag: counts.avatarTag,
+            createdAt: try found.user({ $0.$createdAt.$timestamp.key }, as: Date.self) ?? Date(timeIntervalSince1970: 0),
+            privateProfile: try found.user({ $0.$privateProfile.key }, as: Bool.self) ?? false,
+            followers: counts.followers, following: counts.following)
     }
 
     /// The wire form of a person whose follow counts and avatar tag were read already.

@@ -18,7 +18,8 @@ extension FormaAPIHandler {
         let me = try Caller.person()
         let query = input.query
         let (range, zoneName) = try progressRange(
-            from: query.from, to: query.to, timeZone: query.timeZone, defaultDays: ProgressDefaults.painDays, me: me)
+            from: query.from, to: query.to, timeZone: query.timeZone, defaultDays: ProgressDefaults.painDays,
+            profileZone: try me.user.timeZone)
         let region = try RehabMapping.region(query.region)
         let series = try await progressStore(for: me).pain(in: range, region: region)
         return .ok(.init(body: .json(.init(
@@ -37,7 +38,8 @@ extension FormaAPIHandler {
         let query = input.query
         // Whole weeks, widened here only; twelve ending with the week of `to` unless `from` is given.
         var (range, zoneName) = try progressRange(
-            from: query.from, to: query.to, timeZone: query.timeZone, defaultDays: 1, me: me)
+            from: query.from, to: query.to, timeZone: query.timeZone, defaultDays: 1,
+            profileZone: try me.user.timeZone)
         if query.from == nil { range.first = range.last.monday.adding(days: -7 * (ProgressDefaults.trainingWeeks - 1)) }
         range = range.wholeWeeks
         let weeks = try await progressStore(for: me).training(in: range)
@@ -61,7 +63,7 @@ extension FormaAPIHandler {
         let query = input.query
         let (range, zoneName) = try progressRange(
             from: query.from, to: query.to, timeZone: query.timeZone, defaultDays: ProgressDefaults.fitnessDays,
-            me: me)
+            profileZone: try me.user.timeZone)
         if let id = query.exerciseId, engine.catalog[id] == nil {
             throw InputError.badParameter(FieldIssue(field: "exerciseId", message: "'\(id)' is not a catalogue exercise"))
         }
@@ -99,7 +101,7 @@ extension FormaAPIHandler {
     /// The time zone of a progress query and the name to answer with: the `timeZone` parameter (400 naming it when
     /// unknown), else the profile's, else UTC. The name is the one asked for, since Foundation may report an alias
     /// (`GMT` for `UTC` on Linux).
-    private func progressTimeZone(_ raw: String?, me: AuthenticatedUser) throws(InputError)
+    private func progressTimeZone(_ raw: String?, profileZone: String?) throws(InputError)
         -> (zone: TimeZone, name: String)
     {
         if let raw {
@@ -109,7 +111,7 @@ extension FormaAPIHandler {
             }
             return (zone, raw)
         }
-        return IANATimeZone.personZone(me.user.timeZone)
+        return IANATimeZone.personZone(profileZone)
     }
 
     private func today(in zone: TimeZone) -> LocalDay {
@@ -118,11 +120,11 @@ extension FormaAPIHandler {
         return LocalDay(clock.now, in: calendar)
     }
 
-    /// The days of a progress query and the name of its time zone (``progressTimeZone(_:me:)``), resolved once.
+    /// The days of a progress query and the name of its time zone (``progressTimeZone(_:profileZone:)``), resolved once.
     private func progressRange(
-        from: String?, to: String?, timeZone: String?, defaultDays: Int, me: AuthenticatedUser
+        from: String?, to: String?, timeZone: String?, defaultDays: Int, profileZone: String?
     ) throws(InputError) -> (range: ProgressRange, zoneName: String) {
-        let (zone, name) = try progressTimeZone(timeZone, me: me)
+        let (zone, name) = try progressTimeZone(timeZone, profileZone: profileZone)
         do {
             return (
                 try ProgressRange.resolve(

@@ -83,8 +83,10 @@ struct LiveWatchSocket: Sendable {
         hello?.cancel()
         let database = (try? application.formaDatabases?.database()) ?? application.db
         let me: AuthenticatedUser
+        let meUser: UserModel
         do {
             me = try await Authentication.user(forToken: token ?? "", now: application.formaClock.now, on: database)
+            meUser = try me.user
         } catch let error as AuthenticationError {
             let problem = LiveProblem(field: "token", message: APIProblem.detail(for: error))
             return channelGuard.close(.unauthorized(problem))
@@ -127,7 +129,7 @@ struct LiveWatchSocket: Sendable {
         }
         let sink = WebSocketWatchSink(webSocket: webSocket, channelGuard: channelGuard)
         let pump = Task { await LiveWatchHub.pump(watcher, to: sink) }
-        await readCheers(from: &inputs, of: me, to: target.session, watcher: watcher)
+        await readCheers(from: &inputs, of: meUser, to: target.session, watcher: watcher)
         hub.detach(watcher, from: target.session)
         watcher.finish(.ended)
         await pump.value
@@ -142,7 +144,7 @@ struct LiveWatchSocket: Sendable {
 
     /// Handles the watcher's cheers until its socket closes.
     private func readCheers(
-        from inputs: inout AsyncStream<String>.Iterator, of me: AuthenticatedUser, to session: UUID,
+        from inputs: inout AsyncStream<String>.Iterator, of me: UserModel, to session: UUID,
         watcher: LiveWatcher
     ) async {
         let hub = application.liveWatchHub
@@ -163,7 +165,7 @@ struct LiveWatchSocket: Sendable {
                     retryAfterSeconds: Int(wait.rounded(.up)))
             } else if let cheer {
                 let from = LiveWatchMessage.Cheer.From(
-                    userId: PeopleStore.publicID(of: me.user), displayName: me.user.displayName)
+                    userId: PeopleStore.publicID(of: me), displayName: me.displayName)
                 let event = LiveWatchMessage.Cheer(from: from, text: cheer)
                 guard hub.cheer(LiveWatchMessage.text(event), to: session) else { continue }
                 lastCheer = now

@@ -189,13 +189,16 @@ struct PeopleStore {
     /// The select list of ``Counts`` for one person, as scalar sub-selects on the follows' indexes and the avatar's
     /// unique user index; `person` and `company` are values or columns of an enclosing query (``TokenLookup`` reads
     /// them beside the caller's token).
+    /// The table names are written quoted as text (they are constants without quotes) rather than as identifiers,
+    /// which SQLKit would escape again on every request.
     static func countsColumns(person: some SQLExpression, company: some SQLExpression) -> SQLQueryString {
         """
-        (SELECT COUNT(*) FROM \(ident: FollowModel.schema) AS "f" WHERE "f"."company_id" = \(company) \
+        (SELECT COUNT(*) FROM "\(unsafeRaw: FollowModel.schema)" AS "f" WHERE "f"."company_id" = \(company) \
         AND "f"."followed_id" = \(person) AND "f"."approved" = \(bind: true)) AS "followers", \
-        (SELECT COUNT(*) FROM \(ident: FollowModel.schema) AS "f" WHERE "f"."company_id" = \(company) \
+        (SELECT COUNT(*) FROM "\(unsafeRaw: FollowModel.schema)" AS "f" WHERE "f"."company_id" = \(company) \
         AND "f"."follower_id" = \(person) AND "f"."approved" = \(bind: true)) AS "following", \
-        (SELECT "a"."etag" FROM \(ident: AvatarModel.schema) AS "a" WHERE "a"."user_id" = \(person)) AS "avatar_tag"
+        (SELECT "a"."etag" FROM "\(unsafeRaw: AvatarModel.schema)" AS "a" WHERE "a"."user_id" = \(person)) \
+        AS "avatar_tag"
         """
     }
 
