@@ -167,6 +167,10 @@ public struct InertialStreamAnalyzer: Sendable {
         let found = marks.count / 3
         if outcome.usedRotation, found > 0 { usedRotation = true }
         if keepsTraces, let trace = outcome.trace { traces.append(trace) }
+        // Room for the bout's repetitions at once (growing geometrically over many bouts).
+        if repetitions.capacity < repetitions.count + found {
+            repetitions.reserveCapacity(max(2 * repetitions.capacity, repetitions.count + found))
+        }
         for mark in stride(from: 0, to: marks.count, by: 3) {
             repetitions.append(
                 InertialAnalysis.Repetition(
