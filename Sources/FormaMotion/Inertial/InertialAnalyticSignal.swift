@@ -25,8 +25,16 @@ enum InertialAnalyticSignal {
         let half = m / 2
         // The resampled signal is the analytic signal's real part; its imaginary part, the Hilbert transform, is real
         // too, so both transforms run on half as many complex points (docs/motion-inertial.md, "Speed", round 8).
-        let real = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
-        defer { real.deallocate() }
+        // One allocation for the four work series: the packed points (m/2 pairs, first so that they are aligned for
+        // pairs), the resampled signal (m) and the coarse envelope and phase (m + 1 each).
+        let scratch = UnsafeMutableRawPointer.allocate(
+            byteCount: (4 * m + 2) * MemoryLayout<Double>.stride, alignment: MemoryLayout<SIMD2<Double>>.alignment)
+        defer { scratch.deallocate() }
+        let points = UnsafeMutableBufferPointer(start: scratch.bindMemory(to: SIMD2<Double>.self, capacity: half), count: half)
+        let rest = (scratch + half * MemoryLayout<SIMD2<Double>>.stride).bindMemory(to: Double.self, capacity: 3 * m + 2)
+        let real = UnsafeMutableBufferPointer(start: rest, count: m)
+        let coarseEnvelope = UnsafeMutableBufferPointer(start: rest + m, count: m + 1)
+        let coarsePhase = UnsafeMutableBufferPointer(start: rest + 2 * m + 1, count: m + 1)
         signal.withUnsafeBufferPointer { signal in
             for j in 0..<m {
                 let position = Double(j) * step
@@ -36,31 +44,26 @@ enum InertialAnalyticSignal {
                 real[j] = signal[left] + (right - signal[left]) * weight
             }
         }
-        let points = UnsafeMutableBufferPointer<SIMD2<Double>>.allocate(capacity: half)
-        defer { points.deallocate() }
         for j in 0..<half { points[j] = SIMD2(real[2 &* j], real[2 &* j &+ 1]) }
         InertialFFT.transform(points, inverse: false)
         InertialFFT.hilbertSpectrumFromPacked(points)
         InertialFFT.transform(points, inverse: true)
-        var coarsePhase = [Double](repeating: 0, count: m + 1)
-        let coarseEnvelope = [Double](unsafeUninitializedCapacity: m + 1) { coarseEnvelope, count in
-            // The Hilbert part's samples in order: the even ones in the points' first lanes, the odd in their second.
-            let scale = 2 / Double(m)  // a power of two: the scaling is exact
-            var previous = 0.0
-            points.withMemoryRebound(to: Double.self) { hilbert in
-                for j in 0..<m {
-                    let (re, im) = (real[j], hilbert[j] * scale)
-                    coarseEnvelope[j] = (re * re + im * im).squareRoot()
-                    let angle = Self.angle(y: im, x: re)
-                    if j > 0 { coarsePhase[j] = coarsePhase[j - 1] + wrapped(angle - previous) }
-                    previous = angle
-                }
+        // The Hilbert part's samples in order: the even ones in the points' first lanes, the odd in their second.
+        let scale = 2 / Double(m)  // a power of two: the scaling is exact
+        var previous = 0.0
+        coarsePhase[0] = 0
+        points.withMemoryRebound(to: Double.self) { hilbert in
+            for j in 0..<m {
+                let (re, im) = (real[j], hilbert[j] * scale)
+                coarseEnvelope[j] = (re * re + im * im).squareRoot()
+                let angle = Self.angle(y: im, x: re)
+                if j > 0 { coarsePhase[j] = coarsePhase[j - 1] + wrapped(angle - previous) }
+                previous = angle
             }
-            // The last original samples lie up to one coarse step past the last coarse point: the phase goes on at
-            // its last rate (the DFT's periodicity would wrap it to the first point instead), the envelope holds.
-            coarseEnvelope[m] = coarseEnvelope[m - 1]
-            count = m + 1
         }
+        // The last original samples lie up to one coarse step past the last coarse point: the phase goes on at
+        // its last rate (the DFT's periodicity would wrap it to the first point instead), the envelope holds.
+        coarseEnvelope[m] = coarseEnvelope[m - 1]
         coarsePhase[m] = coarsePhase[m - 1] + (coarsePhase[m - 1] - coarsePhase[m - 2])
         // Both coarse series linearly interpolated back onto the original samples, in one loop (each sample's position
         // and weight computed once for both).

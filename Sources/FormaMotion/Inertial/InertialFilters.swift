@@ -143,32 +143,97 @@ enum InertialFiltering {
     /// The work buffer is one allocation and the passes read and write it in place (docs/motion-inertial.md, "Speed").
     static func zeroPhase(_ signal: [Double], _ sections: InertialCascade, padding: Int) -> [Double] {
         guard signal.count > 1 else { return signal }
-        let n = signal.count
+        return signal.withUnsafeBufferPointer { source in
+            zeroPhase(count: source.count, sections, padding: padding) { middle in
+                // The signal itself is copied whole (memcpy), not element by element.
+                middle.update(from: source.baseAddress!, count: source.count)
+            }
+        }
+    }
+
+    /// ``zeroPhase(_:_:padding:)`` of the running sum of `signal` times `scale` (``InertialVerticalMotion/integrate(_:scale:)``),
+    /// the sums written straight into the work buffer: the same values, without the integrated signal's own array.
+    static func zeroPhaseOfRunningSum(_ signal: [Double], scale: Double, _ sections: InertialCascade, padding: Int) -> [Double] {
+        guard signal.count > 1 else { return InertialVerticalMotion.integrate(signal, scale: scale) }
+        return signal.withUnsafeBufferPointer { source in
+            zeroPhase(count: source.count, sections, padding: padding) { middle in
+                var sum = 0.0
+                for index in 0..<source.count {
+                    sum += source[index] * scale
+                    middle[index] = sum
+                }
+            }
+        }
+    }
+
+    /// The one-channel zero-phase filter of `count` (more than one) samples that `fill` writes into the middle of the
+    /// work buffer; the padding is reflected from what it wrote.
+    @inline(__always)
+    private static func zeroPhase(
+        count n: Int, _ sections: InertialCascade, padding: Int, fill: (UnsafeMutablePointer<Double>) -> Void
+    ) -> [Double] {
+        zeroPhase(count: n, sections, padding: padding, fill: fill) { kept in
+            [Double](unsafeUninitializedCapacity: n) { result, count in
+                result.baseAddress!.update(from: kept.baseAddress!, count: n)
+                count = n
+            }
+        }
+    }
+
+    /// ``zeroPhase(_:_:padding:)`` of `signal` (more than one sample) handed to `body` in the work buffer itself,
+    /// for a caller that only reads the filtered signal: the same values, without an array of their own.
+    static func withZeroPhase<Result>(
+        _ signal: [Double], _ sections: InertialCascade, padding: Int, _ body: (UnsafeBufferPointer<Double>) -> Result
+    ) -> Result {
+        signal.withUnsafeBufferPointer { source in
+            zeroPhase(count: source.count, sections, padding: padding, fill: { middle in
+                middle.update(from: source.baseAddress!, count: source.count)
+            }, body)
+        }
+    }
+
+    /// ``withZeroPhase(_:_:padding:_:)`` of two channels of equal length (more than one sample) as the lanes of one
+    /// pass, as ``zeroPhase(_:_:_:padding:)`` runs them.
+    static func withZeroPhase<Result>(
+        _ first: [Double], _ second: [Double], _ sections: InertialCascade, padding: Int,
+        _ body: (UnsafeBufferPointer<SIMD2<Double>>) -> Result
+    ) -> Result {
+        let n = first.count
+        return first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b in
+                zeroPhase(count: n, sections, padding: padding, fill: { middle in
+                    for index in 0..<n { middle[index] = SIMD2(a[index], b[index]) }
+                }, body)
+            }
+        }
+    }
+
+    /// The one-channel pass's core: `body` reads the filtered samples in the work buffer.
+    @inline(__always)
+    private static func zeroPhase<Result>(
+        count n: Int, _ sections: InertialCascade, padding: Int, fill: (UnsafeMutablePointer<Double>) -> Void,
+        _ body: (UnsafeBufferPointer<Double>) -> Result
+    ) -> Result {
         let pad = min(padding, n - 1)
         let total = n + 2 * pad
         let work = UnsafeMutableBufferPointer<Double>.allocate(capacity: total)
         defer { work.deallocate() }
-        signal.withUnsafeBufferPointer { source in
-            let first = source[0], last = source[n - 1]
-            var position = 0
-            for index in stride(from: pad, to: 0, by: -1) {
-                work[position] = 2 * first - source[index]
-                position += 1
-            }
-            // The signal itself is copied whole (memcpy), not element by element.
-            (work.baseAddress! + position).update(from: source.baseAddress!, count: n)
-            position += n
-            for index in stride(from: n - 2, to: n - 2 - pad, by: -1) {
-                work[position] = 2 * last - source[index]
-                position += 1
-            }
+        let middle = work.baseAddress! + pad
+        fill(middle)
+        let first = middle[0], last = middle[n - 1]
+        var position = 0
+        for index in stride(from: pad, to: 0, by: -1) {
+            work[position] = 2 * first - middle[index]
+            position += 1
+        }
+        position += n
+        for index in stride(from: n - 2, to: n - 2 - pad, by: -1) {
+            work[position] = 2 * last - middle[index]
+            position += 1
         }
         sections.pass(work, reversed: false)
         sections.pass(work, reversed: true)
-        return [Double](unsafeUninitializedCapacity: n) { result, count in
-            result.baseAddress!.update(from: work.baseAddress! + pad, count: n)
-            count = n
-        }
+        return body(UnsafeBufferPointer(rebasing: work[pad..<(pad + n)]))
     }
 
     /// ``zeroPhase(_:_:padding:)`` on two channels of equal length at once, as the two lanes of a vector: each lane's
@@ -180,39 +245,86 @@ enum InertialFiltering {
         guard n > 1, second.count == n else {
             return (zeroPhase(first, sections, padding: padding), zeroPhase(second, sections, padding: padding))
         }
+        return first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b in
+                zeroPhase(count: n, sections, padding: padding) { middle in
+                    for index in 0..<n { middle[index] = SIMD2(a[index], b[index]) }
+                }
+            }
+        }
+    }
+
+    /// ``zeroPhase(_:_:_:padding:)`` of the running sums of `first` times `firstScale` and of `second` times
+    /// `secondScale` (``InertialVerticalMotion/integrate(_:scale:)``, each lane summed on its own), written straight
+    /// into the work buffer: the same values, without the two integrated signals' own arrays.
+    static func zeroPhaseOfRunningSums(
+        _ first: [Double], scale firstScale: Double, _ second: [Double], scale secondScale: Double,
+        _ sections: InertialCascade, padding: Int
+    ) -> (first: [Double], second: [Double]) {
+        let n = first.count
+        guard n > 1, second.count == n else {
+            return (zeroPhaseOfRunningSum(first, scale: firstScale, sections, padding: padding),
+                    zeroPhaseOfRunningSum(second, scale: secondScale, sections, padding: padding))
+        }
+        return first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b in
+                zeroPhase(count: n, sections, padding: padding) { middle in
+                    var (sumA, sumB) = (0.0, 0.0)
+                    for index in 0..<n {
+                        sumA += a[index] * firstScale
+                        sumB += b[index] * secondScale
+                        middle[index] = SIMD2(sumA, sumB)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The two-lane zero-phase filter of `count` (more than one) pairs that `fill` writes into the middle of the work
+    /// buffer; the padding is reflected from what it wrote.
+    @inline(__always)
+    private static func zeroPhase(
+        count n: Int, _ sections: InertialCascade, padding: Int, fill: (UnsafeMutablePointer<SIMD2<Double>>) -> Void
+    ) -> (first: [Double], second: [Double]) {
+        zeroPhase(count: n, sections, padding: padding, fill: fill) { kept in
+            let a = [Double](unsafeUninitializedCapacity: n) { result, count in
+                for index in 0..<n { result[index] = kept[index][0] }
+                count = n
+            }
+            let b = [Double](unsafeUninitializedCapacity: n) { result, count in
+                for index in 0..<n { result[index] = kept[index][1] }
+                count = n
+            }
+            return (a, b)
+        }
+    }
+
+    /// The two-lane pass's core: `body` reads the filtered pairs in the work buffer.
+    @inline(__always)
+    private static func zeroPhase<Result>(
+        count n: Int, _ sections: InertialCascade, padding: Int, fill: (UnsafeMutablePointer<SIMD2<Double>>) -> Void,
+        _ body: (UnsafeBufferPointer<SIMD2<Double>>) -> Result
+    ) -> Result {
         let pad = min(padding, n - 1)
         let total = n + 2 * pad
         let work = UnsafeMutableBufferPointer<SIMD2<Double>>.allocate(capacity: total)
         defer { work.deallocate() }
-        first.withUnsafeBufferPointer { a in
-            second.withUnsafeBufferPointer { b in
-                let start = SIMD2(a[0], b[0]), end = SIMD2(a[n - 1], b[n - 1])
-                var position = 0
-                for index in stride(from: pad, to: 0, by: -1) {
-                    work[position] = 2 * start - SIMD2(a[index], b[index])
-                    position += 1
-                }
-                let middle = work.baseAddress! + position
-                for index in 0..<n { middle[index] = SIMD2(a[index], b[index]) }
-                position += n
-                for index in stride(from: n - 2, to: n - 2 - pad, by: -1) {
-                    work[position] = 2 * end - SIMD2(a[index], b[index])
-                    position += 1
-                }
-            }
+        let middle = work.baseAddress! + pad
+        fill(middle)
+        let start = middle[0], end = middle[n - 1]
+        var position = 0
+        for index in stride(from: pad, to: 0, by: -1) {
+            work[position] = 2 * start - middle[index]
+            position += 1
+        }
+        position += n
+        for index in stride(from: n - 2, to: n - 2 - pad, by: -1) {
+            work[position] = 2 * end - middle[index]
+            position += 1
         }
         sections.pass(work, reversed: false)
         sections.pass(work, reversed: true)
-        let kept = UnsafeBufferPointer(rebasing: work[pad..<(pad + n)])
-        let a = [Double](unsafeUninitializedCapacity: n) { result, count in
-            for index in 0..<n { result[index] = kept[index][0] }
-            count = n
-        }
-        let b = [Double](unsafeUninitializedCapacity: n) { result, count in
-            for index in 0..<n { result[index] = kept[index][1] }
-            count = n
-        }
-        return (a, b)
+        return body(UnsafeBufferPointer(rebasing: work[pad..<(pad + n)]))
     }
 
     fileprivate static func pass<Value: InertialFilterSample>(

@@ -63,7 +63,9 @@ struct InertialPhaseCounter: Sendable {
         let x = InertialFiltering.zeroPhase(continued.signal, narrow, padding: 2 * length + 1)
         let (fullAmplitude, fullPhase) = InertialAnalyticSignal.envelopeAndPhase(x)
         let kept = continued.offset..<(continued.offset + n)
-        let (amplitude, phase) = (Array(fullAmplitude[kept]), Array(fullPhase[kept]))
+        // Where nothing was continued the whole result is kept as it is (no copy).
+        let (amplitude, phase) = kept.count == fullAmplitude.count
+            ? (fullAmplitude, fullPhase) : (Array(fullAmplitude[kept]), Array(fullPhase[kept]))
         let reference = Self.quantile(amplitude, configuration.envelopeReferenceQuantile)
         guard reference > 0 else { return none }
         let runs = Self.runs(
@@ -95,6 +97,8 @@ struct InertialPhaseCounter: Sendable {
         let inFullSwingAtEnd = openEnd && Self.inFullSwing(amplitude, atStart: false, periodSamples: length, floor: floor)
         var cycles = 0.0
         var bounds: [Int] = []
+        // Room for one repetition per period over the bout and one more per stretch (more only grows the array).
+        bounds.reserveCapacity(2 * (n / length + active.count / 2 + 1))
         var activeSamples = 0
         var allowances = 0.0
         for pair in stride(from: 0, to: active.count, by: 2) {
@@ -144,7 +148,7 @@ struct InertialPhaseCounter: Sendable {
     /// first sample in the result. Continues only while the signal holds at least two periods.
     static func continued(_ signal: [Double], period: Int, before: Bool, after: Bool) -> (signal: [Double], offset: Int) {
         let n = signal.count
-        guard period > 0, n >= 2 * period else { return (signal, 0) }
+        guard period > 0, n >= 2 * period, before || after else { return (signal, 0) }
         let extra = 2 * period
         var result: [Double] = []
         result.reserveCapacity(n + 2 * extra)
@@ -164,7 +168,10 @@ struct InertialPhaseCounter: Sendable {
     /// The stretches where `values` reach `threshold`, merging stretches separated by fewer than `bridging` samples,
     /// as their first and last indices, flattened (first, last, first, last, …).
     static func runs(_ values: [Double], atLeast threshold: Double, bridging: Int) -> [Int] {
+        // The three lists start with room for a few stretches, so that they seldom grow.
+        let room = 32
         var runs: [Int] = []
+        runs.reserveCapacity(room)
         var start: Int?
         for index in values.indices {
             if values[index] >= threshold {
@@ -180,6 +187,7 @@ struct InertialPhaseCounter: Sendable {
             runs.append(values.count - 1)
         }
         var merged: [Int] = []
+        merged.reserveCapacity(runs.count)
         for pair in stride(from: 0, to: runs.count, by: 2) {
             let (lower, upper) = (runs[pair], runs[pair + 1])
             if !merged.isEmpty, lower - merged[merged.count - 1] <= bridging {
@@ -190,6 +198,7 @@ struct InertialPhaseCounter: Sendable {
             }
         }
         var kept: [Int] = []
+        kept.reserveCapacity(merged.count)
         for pair in stride(from: 0, to: merged.count, by: 2) where merged[pair + 1] > merged[pair] {
             kept.append(merged[pair])
             kept.append(merged[pair + 1])

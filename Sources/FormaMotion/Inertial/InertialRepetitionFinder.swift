@@ -183,9 +183,11 @@ struct InertialRepetitionFinder: Sendable {
                 InertialVerticalMotion.analyse(movement: axis, filters: filters), InertialRotationMotion.still(rotation.count))
         }
         let (acceleration, rate) = InertialFiltering.zeroPhase(axis.signal, projected, filters.band, padding: filters.padding)
-        let (velocity, angle) = InertialFiltering.zeroPhase(
-            InertialVerticalMotion.velocityBeforeDrift(acceleration, sampleRateHertz: sampleRateHertz),
-            InertialRotationMotion.angleBeforeDrift(rate, sampleRateHertz: sampleRateHertz), filters.drift,
+        // The velocity and the angle before their drift high-pass are running sums (``InertialVerticalMotion/velocityBeforeDrift(_:sampleRateHertz:)``,
+        // ``InertialRotationMotion/angleBeforeDrift(_:sampleRateHertz:)``), written straight into the pass's work buffer.
+        let (velocity, angle) = InertialFiltering.zeroPhaseOfRunningSums(
+            acceleration, scale: InertialVerticalMotion.velocityScale(sampleRateHertz: sampleRateHertz),
+            rate, scale: InertialRotationMotion.angleScale(sampleRateHertz: sampleRateHertz), filters.drift,
             padding: filters.padding)
         let vertical = InertialVerticalMotion.finish(
             acceleration: acceleration, velocity: velocity, alongGravity: axis.alongGravity, filters: filters)

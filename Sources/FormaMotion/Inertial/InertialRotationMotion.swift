@@ -33,8 +33,8 @@ enum InertialRotationMotion {
         guard let projected = projected(rotation) else { return still(rotation.count) }
         let filters = InertialVerticalMotion.Filters(sampleRateHertz: sampleRateHertz, configuration: configuration)
         let rate = InertialFiltering.zeroPhase(projected, filters.band, padding: filters.padding)
-        let angle = InertialFiltering.zeroPhase(
-            angleBeforeDrift(rate, sampleRateHertz: sampleRateHertz), filters.drift, padding: filters.padding)
+        let angle = InertialFiltering.zeroPhaseOfRunningSum(
+            rate, scale: angleScale(sampleRateHertz: sampleRateHertz), filters.drift, padding: filters.padding)
         return Result(rate: rate, angle: angle)
     }
 
@@ -71,6 +71,9 @@ enum InertialRotationMotion {
 
     /// The band-passed rate integrated once, in degrees, before its drift high-pass.
     static func angleBeforeDrift(_ rate: [Double], sampleRateHertz: Double) -> [Double] {
-        InertialVerticalMotion.integrate(rate, scale: 1 / sampleRateHertz)
+        InertialVerticalMotion.integrate(rate, scale: angleScale(sampleRateHertz: sampleRateHertz))
     }
+
+    /// The factor of each sample's term in ``angleBeforeDrift(_:sampleRateHertz:)``'s running sum.
+    static func angleScale(sampleRateHertz: Double) -> Double { 1 / sampleRateHertz }
 }

@@ -7,9 +7,10 @@
 /// ``InertialAnalyzer/analyze(_:)`` on the same samples returns exactly them.
 ///
 /// Cost per sample: O(1) for the front end and segmenter; each bout of m grid samples then costs O(m log m + m × lags)
-/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 125–475 instructions per input sample in
-/// all on a release build, depending on the input rate and on how much rest the bouts are spread over (179 at 50 Hz
-/// on the benchmark, 295 on a 49 s SPAR set that moves throughout; docs/motion-inertial.md, "Speed").
+/// once, when it ends (lags: the period range at 6.25 Hz, about 35). About 120–460 instructions per input sample in
+/// all on a release build, depending on the input rate and on how many samples each bout's fixed analysis is spread
+/// over (174 at 50 Hz on the benchmark; 262–310 in a running process, 281–358 in a fresh one, on the 140 SPAR sets
+/// of 19–52 s that move throughout; docs/motion-inertial.md, "Speed", round 9).
 public struct InertialStreamAnalyzer: Sendable {
     private let configuration: InertialAnalyzer.Configuration
     private let hasRotation: Bool
@@ -167,6 +168,10 @@ public struct InertialStreamAnalyzer: Sendable {
         let found = marks.count / 3
         if outcome.usedRotation, found > 0 { usedRotation = true }
         if keepsTraces, let trace = outcome.trace { traces.append(trace) }
+        // Room for the bout's repetitions at once (growing geometrically over many bouts).
+        if repetitions.capacity < repetitions.count + found {
+            repetitions.reserveCapacity(max(2 * repetitions.capacity, repetitions.count + found))
+        }
         for mark in stride(from: 0, to: marks.count, by: 3) {
             repetitions.append(
                 InertialAnalysis.Repetition(

@@ -46,8 +46,8 @@ enum InertialVerticalMotion {
     /// The analysis from the acceleration along the movement's axis (``movement(accelerometer:sampleRateHertz:configuration:)``).
     static func analyse(movement axis: (signal: [Double], alongGravity: Bool), filters: Filters) -> Result {
         let acceleration = InertialFiltering.zeroPhase(axis.signal, filters.band, padding: filters.padding)
-        let velocity = InertialFiltering.zeroPhase(
-            velocityBeforeDrift(acceleration, sampleRateHertz: filters.sampleRateHertz), filters.drift, padding: filters.padding)
+        let velocity = InertialFiltering.zeroPhaseOfRunningSum(
+            acceleration, scale: velocityScale(sampleRateHertz: filters.sampleRateHertz), filters.drift, padding: filters.padding)
         return finish(acceleration: acceleration, velocity: velocity, alongGravity: axis.alongGravity, filters: filters)
     }
 
@@ -75,11 +75,26 @@ enum InertialVerticalMotion {
     static func movement(
         accelerometer: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> (signal: [Double], alongGravity: Bool) {
-        let count = accelerometer.count
         let padding = Int(3 * sampleRateHertz)
-        let gravity = accelerometer.zeroPhase(
-            InertialCascade(InertialBiquad.lowPass(cutoffHertz: configuration.gravityCutoffHertz, sampleRateHertz: sampleRateHertz)),
-            padding: padding)
+        let lowPass = InertialCascade(
+            InertialBiquad.lowPass(cutoffHertz: configuration.gravityCutoffHertz, sampleRateHertz: sampleRateHertz))
+        // Gravity (the low-passed acceleration; x and y as two lanes, z alone) is read in the filters' work buffers
+        // rather than copied into arrays of its own (docs/motion-inertial.md, "Speed", round 9).
+        return InertialFiltering.withZeroPhase(accelerometer.x, accelerometer.y, lowPass, padding: padding) { gravityXY in
+            InertialFiltering.withZeroPhase(accelerometer.z, lowPass, padding: padding) { gravityZ in
+                movement(
+                    accelerometer: accelerometer,
+                    gravity: { SIMD4(gravityXY[$0][0], gravityXY[$0][1], gravityZ[$0], 0) }, configuration: configuration)
+            }
+        }
+    }
+
+    /// ``movement(accelerometer:sampleRateHertz:configuration:)`` given the gravity at each sample.
+    @inline(__always)
+    private static func movement(
+        accelerometer: InertialAxes, gravity: (Int) -> SIMD4<Double>, configuration: InertialAnalyzer.Configuration
+    ) -> (signal: [Double], alongGravity: Bool) {
+        let count = accelerometer.count
         var products = (SIMD4<Double>.zero, SIMD4<Double>.zero)  // xx, yy, zz and xy, xz, yz
         // The dynamic acceleration `a − g` of a sample (fourth lane zero).
         func dynamic(_ index: Int, _ g: SIMD4<Double>) -> SIMD4<Double> {
@@ -90,7 +105,7 @@ enum InertialVerticalMotion {
         // Written whole before it is read, so it starts uninitialised (no clearing pass).
         let vertical = [Double](unsafeUninitializedCapacity: count) { vertical, written in
             for index in 0..<count {
-                let g = gravity[index]
+                let g = gravity(index)
                 let d = dynamic(index, g)
                 let norm = (g * g).sum().squareRoot()
                 vertical[index] = norm > 0 ? (d * g).sum() / norm : 0
@@ -107,22 +122,27 @@ enum InertialVerticalMotion {
         var signal = vertical
         if largest > 0, let direction = axis, verticalEnergy < configuration.minimumVerticalShare * largest {
             alongGravity = false
-            for index in 0..<count { signal[index] = (dynamic(index, gravity[index]) * direction).sum() }
+            for index in 0..<count { signal[index] = (dynamic(index, gravity(index)) * direction).sum() }
         }
         return (signal, alongGravity)
     }
 
     /// The band-passed acceleration (g) integrated once, in m/s, before its drift high-pass.
     static func velocityBeforeDrift(_ acceleration: [Double], sampleRateHertz: Double) -> [Double] {
+        integrate(acceleration, scale: velocityScale(sampleRateHertz: sampleRateHertz))
+    }
+
+    /// The factor of each sample's term in ``velocityBeforeDrift(_:sampleRateHertz:)``'s running sum.
+    static func velocityScale(sampleRateHertz: Double) -> Double {
         let metresPerSecondSquared = 9.80665
-        return integrate(acceleration, scale: metresPerSecondSquared / sampleRateHertz)
+        return metresPerSecondSquared / sampleRateHertz
     }
 
     /// The result from the band-passed acceleration and the drift-free velocity: the displacement is the velocity
     /// integrated, then high-passed.
     static func finish(acceleration: [Double], velocity: [Double], alongGravity: Bool, filters: Filters) -> Result {
-        let displacement = InertialFiltering.zeroPhase(
-            integrate(velocity, scale: 1 / filters.sampleRateHertz), filters.drift, padding: filters.padding)
+        let displacement = InertialFiltering.zeroPhaseOfRunningSum(
+            velocity, scale: 1 / filters.sampleRateHertz, filters.drift, padding: filters.padding)
         return Result(acceleration: acceleration, displacement: displacement, alongGravity: alongGravity)
     }
 
