@@ -114,9 +114,9 @@ enum TokenLookup {
     }
 
     private static let selectList: String = [
-        columns(of: UserTokenModel(), table: "t"),
-        columns(of: UserModel(), table: "u"),
-        columns(of: CompanyModel(), table: "c"),
+        columns(of: UserTokenModel.self, table: "t"),
+        columns(of: UserModel.self, table: "u"),
+        columns(of: CompanyModel.self, table: "c"),
     ].joined(separator: ", ")
 
     /// The profile's counts of the token's user (``PeopleStore/countsColumns(person:company:)``), built once.
@@ -131,10 +131,8 @@ enum TokenLookup {
         """
 
     /// `"t"."id" AS "t_id", "t"."user_id" AS "t_user_id", …`: every column of the model, named after its table.
-    private static func columns(of model: some Model, table: String) -> String {
-        model.properties.compactMap { $0 as? any AnyDatabaseProperty }.flatMap(\.keys).map {
-            "\"\(table)\".\"\($0.description)\" AS \"\(table)_\($0.description)\""
-        }.joined(separator: ", ")
+    private static func columns(of model: (some Model).Type, table: String) -> String {
+        model.columnNames.map { "\"\(table)\".\"\($0)\" AS \"\(table)_\($0)\"" }.joined(separator: ", ")
     }
 
     /// The token whose digest this is, with its user and company; `nil` when there is none.

@@ -38,8 +38,7 @@ struct WorkoutLists {
 
     /// Columns of a saved workout as the list reads it: all but `content`, the whole workout, which a list item
     /// does not show (a model read without it must not touch ``WorkoutModel/content``).
-    private static let listedWorkoutColumns = WorkoutModel().properties
-        .compactMap { $0 as? any AnyDatabaseProperty }.flatMap(\.keys).map(\.description)
+    private static let listedWorkoutColumns = WorkoutModel.columnNames
         .filter { $0 != "content" }.map { "\"\($0)\"" }.joined(separator: ", ")
 
     /// The person's saved workouts, last saved first, without their content.
