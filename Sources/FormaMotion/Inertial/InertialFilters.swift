@@ -172,7 +172,7 @@ enum InertialFiltering {
     private static func zeroPhase(
         count n: Int, _ sections: InertialCascade, padding: Int, fill: (UnsafeMutablePointer<Double>) -> Void
     ) -> [Double] {
-        zeroPhase(count: n, sections, padding: padding, fill: fill) { kept in
+        zeroPhaseCore(count: n, sections, padding: padding, fill: fill) { kept in
             [Double](unsafeUninitializedCapacity: n) { result, count in
                 result.baseAddress!.update(from: kept.baseAddress!, count: n)
                 count = n
@@ -186,7 +186,7 @@ enum InertialFiltering {
         _ signal: [Double], _ sections: InertialCascade, padding: Int, _ body: (UnsafeBufferPointer<Double>) -> Result
     ) -> Result {
         signal.withUnsafeBufferPointer { source in
-            zeroPhase(count: source.count, sections, padding: padding, fill: { middle in
+            zeroPhaseCore(count: source.count, sections, padding: padding, fill: { middle in
                 middle.update(from: source.baseAddress!, count: source.count)
             }, body)
         }
@@ -201,22 +201,24 @@ enum InertialFiltering {
         let n = first.count
         return first.withUnsafeBufferPointer { a in
             second.withUnsafeBufferPointer { b in
-                zeroPhase(count: n, sections, padding: padding, fill: { middle in
+                zeroPhaseCore(count: n, sections, padding: padding, fill: { middle in
                     for index in 0..<n { middle[index] = SIMD2(a[index], b[index]) }
                 }, body)
             }
         }
     }
 
-    /// The one-channel pass's core: `body` reads the filtered samples in the work buffer.
+    /// The zero-phase pass's core, for one channel (`Double`) or two lanes (`SIMD2<Double>`): `fill` writes the
+    /// `count` samples into the middle of the work buffer, the padding is reflected from what it wrote, and `body`
+    /// reads the filtered samples there.
     @inline(__always)
-    private static func zeroPhase<Result>(
-        count n: Int, _ sections: InertialCascade, padding: Int, fill: (UnsafeMutablePointer<Double>) -> Void,
-        _ body: (UnsafeBufferPointer<Double>) -> Result
+    private static func zeroPhaseCore<Value: InertialFilterSample, Result>(
+        count n: Int, _ sections: InertialCascade, padding: Int, fill: (UnsafeMutablePointer<Value>) -> Void,
+        _ body: (UnsafeBufferPointer<Value>) -> Result
     ) -> Result {
         let pad = min(padding, n - 1)
         let total = n + 2 * pad
-        let work = UnsafeMutableBufferPointer<Double>.allocate(capacity: total)
+        let work = UnsafeMutableBufferPointer<Value>.allocate(capacity: total)
         defer { work.deallocate() }
         let middle = work.baseAddress! + pad
         fill(middle)
@@ -286,7 +288,7 @@ enum InertialFiltering {
     private static func zeroPhase(
         count n: Int, _ sections: InertialCascade, padding: Int, fill: (UnsafeMutablePointer<SIMD2<Double>>) -> Void
     ) -> (first: [Double], second: [Double]) {
-        zeroPhase(count: n, sections, padding: padding, fill: fill) { kept in
+        zeroPhaseCore(count: n, sections, padding: padding, fill: fill) { kept in
             let a = [Double](unsafeUninitializedCapacity: n) { result, count in
                 for index in 0..<n { result[index] = kept[index][0] }
                 count = n
@@ -297,34 +299,6 @@ enum InertialFiltering {
             }
             return (a, b)
         }
-    }
-
-    /// The two-lane pass's core: `body` reads the filtered pairs in the work buffer.
-    @inline(__always)
-    private static func zeroPhase<Result>(
-        count n: Int, _ sections: InertialCascade, padding: Int, fill: (UnsafeMutablePointer<SIMD2<Double>>) -> Void,
-        _ body: (UnsafeBufferPointer<SIMD2<Double>>) -> Result
-    ) -> Result {
-        let pad = min(padding, n - 1)
-        let total = n + 2 * pad
-        let work = UnsafeMutableBufferPointer<SIMD2<Double>>.allocate(capacity: total)
-        defer { work.deallocate() }
-        let middle = work.baseAddress! + pad
-        fill(middle)
-        let start = middle[0], end = middle[n - 1]
-        var position = 0
-        for index in stride(from: pad, to: 0, by: -1) {
-            work[position] = 2 * start - middle[index]
-            position += 1
-        }
-        position += n
-        for index in stride(from: n - 2, to: n - 2 - pad, by: -1) {
-            work[position] = 2 * end - middle[index]
-            position += 1
-        }
-        sections.pass(work, reversed: false)
-        sections.pass(work, reversed: true)
-        return body(UnsafeBufferPointer(rebasing: work[pad..<(pad + n)]))
     }
 
     fileprivate static func pass<Value: InertialFilterSample>(
