@@ -231,15 +231,15 @@ enum Authentication {
     ///
     /// - Throws: ``AuthenticationError`` for missing, unknown, revoked or expired credentials, or a token and a key
     ///   of different companies; ``InputError/invalid(_:)`` for a malformed host user id.
-    /// - Parameter tokenDatabase: Where the bearer token is read (one statement that only reads); `database` when
-    ///   `nil`.
+    /// - Parameter tokenDatabase: Where the bearer token is read (one statement that only reads,
+    ///   ``DatabasePool/readDatabase()``); everything else, which may write, uses `database`.
     static func person(
         _ credentials: Credentials, now: Date, profileCounts: Bool = false, on database: any Database,
-        readingTokensOn tokenDatabase: (any Database)? = nil
+        readingTokensOn tokenDatabase: any Database
     ) async throws -> AuthenticatedUser {
         if let bearer = credentials.bearerToken {
             let authenticated = try await user(
-                forToken: bearer, now: now, profileCounts: profileCounts, on: tokenDatabase ?? database)
+                forToken: bearer, now: now, profileCounts: profileCounts, on: tokenDatabase)
             if let key = credentials.apiKey {
                 let company = try await company(forKey: key, on: database)
                 guard company.id == authenticated.companyID else { throw AuthenticationError.companiesDiffer }
