@@ -97,10 +97,10 @@ struct TokenLookupTests {
             #expect(try await client.send(.PATCH, "/v1/me", headers: Auth.bearer(grant.token), json: ["age": 30])
                 .status == .ok)
             let found = try #require(
-                try await TokenLookup.find(digest: Secret.digest(grant.token), profileCounts: true, on: app.db.sql()))
-            let (user, company, token) = (try found.user, try found.company, try found.token)
+                try await TokenLookup.find(digest: Secret.digest(grant.token), reading: .profile, on: app.db.sql()))
+            let (user, company, token) = (try await found.user, try await found.company, try await found.token)
             let userID = try user.requireID()
-            try expectTheSameProfile(found)
+            try await expectTheSameProfile(found)
 
             // act: another request changes the age after the read; this one changes the display name and saves
             try await app.db.sql().update(UserModel.schema).set("age", to: SQLBind(41))
@@ -114,7 +114,7 @@ struct TokenLookupTests {
             #expect(user.age == 30)
             #expect(user.$company.id == company.id && token.$user.id == userID)
             #expect(token.$user.value === user && user.$company.value === company)
-            #expect(try found.user === user && found.userID == userID && found.companyID == company.id)
+            #expect(try await found.user === user && found.userID == userID && found.companyID == company.id)
             #expect(token.expiresAt == grant.expiresAt && token.companyID == company.id)
             #expect(found.profileCounts == PeopleStore.Counts(followers: 0, following: 0, avatarTag: nil))
             #expect(stored.displayName == "Ada")
@@ -141,27 +141,28 @@ struct TokenLookupTests {
             try await company.save(on: app.db)
 
             // act
-            for profileCounts in [false, true] {
+            for reading in [TokenLookup.Reading.ids, .models, .profile] {
                 let found = try #require(try await TokenLookup.find(
-                    digest: Secret.digest(grant.token), profileCounts: profileCounts, on: app.db.sql()))
+                    digest: Secret.digest(grant.token), reading: reading, on: app.db.sql()))
                 try await expectAsFluentReadsThem(found, userID: userID, app: app)
-                #expect((found.profileCounts != nil) == profileCounts)
-                try expectTheSameProfile(found)
+                #expect((found.profileCounts != nil) == (reading == .profile))
+                if reading != .ids { try await expectTheSameProfile(found) }
             }
         }
     }
 
     /// `GET /v1/me`'s profile built straight from the row is the one built from the decoded models.
-    private func expectTheSameProfile(_ found: TokenLookup.Found) throws {
+    private func expectTheSameProfile(_ found: TokenLookup.Found) async throws {
         let counts = found.profileCounts ?? PeopleStore.Counts(followers: 3, following: 1, avatarTag: "\"a\"")
         let fromRow = try Components.Schemas.Profile(found, counts: counts)
-        let fromModels = try Components.Schemas.Profile(try found.user, company: try found.company, counts: counts)
+        let fromModels = try Components.Schemas.Profile(
+            try await found.user, company: try await found.company, counts: counts)
         #expect(fromRow == fromModels)
     }
 
     /// The models `found` holds equal Fluent's reads of the same rows, field by field, and count as unchanged.
     private func expectAsFluentReadsThem(_ row: TokenLookup.Found, userID: UUID, app: Application) async throws {
-        let found = (user: try row.user, company: try row.company, token: try row.token)
+        let found = (user: try await row.user, company: try await row.company, token: try await row.token)
         let user = try #require(try await UserModel.find(userID, on: app.db))
         let company = try #require(try await CompanyModel.find(user.$company.id, on: app.db))
         let token = try #require(try await UserTokenModel.find(found.token.id, on: app.db))
@@ -184,6 +185,52 @@ struct TokenLookupTests {
         #expect(found.token.createdAt == token.createdAt)
         #expect(!found.user.hasChanges && !found.company.hasChanges && !found.token.hasChanges)
         #expect(found.user.$id.exists && found.company.$id.exists && found.token.$id.exists)
+    }
+
+    @Test func tokenReadForItsIds_readsTheModelsOnFirstUse_once() async throws {
+        try await withFormaApp { app in
+            // setup: read for the ids only; then another request renames the person
+            let client = APIClient(app: app)
+            let grant = try await client.signUpAndLogIn(email: "ada@example.com")
+            let found = try #require(
+                try await TokenLookup.find(digest: Secret.digest(grant.token), reading: .ids, on: app.db.sql()))
+            try await app.db.sql().update(UserModel.schema).set("display_name", to: SQLBind("Ada L."))
+                .where("id", .equal, SQLBind(found.userID)).run()
+
+            // act
+            let user = try await found.user
+            let again = try await found.user
+            let token = try await found.token
+
+            // verify: the models are read when first asked for, as stored then, and kept for the request
+            #expect(user.displayName == "Ada L." && user.id == found.userID)
+            #expect(again === user && token.$user.value === user)
+            #expect(throws: ServiceError.self) { try found.user({ $0.$email.key }, as: String.self) }
+        }
+    }
+
+    @Test func tokenSignedOutBeforeItsModelsAreRead_isRefused() async throws {
+        try await withFormaApp { app in
+            // setup: the token read for its ids, then signed out by another request
+            let client = APIClient(app: app)
+            let grant = try await client.signUpAndLogIn(email: "ada@example.com")
+            let found = try #require(
+                try await TokenLookup.find(digest: Secret.digest(grant.token), reading: .ids, on: app.db.sql()))
+            #expect(try await client.send(.POST, "/v1/logout", headers: Auth.bearer(grant.token)).status == .noContent)
+
+            // act, verify: the models are not read for a token that is gone
+            await #expect(throws: AuthenticationError.invalidToken) { try await found.user }
+        }
+    }
+
+    @Test func operationsReadingModels_areOperationsOfTheAPI() throws {
+        let operations = Set(try ArchitectureTests.contractSecurity().keys)
+
+        #expect(AuthenticationMiddleware.readsModels.subtracting(operations).isEmpty)
+        #expect(AuthenticationMiddleware.readsProfileCounts.subtracting(operations).isEmpty)
+        #expect(AuthenticationMiddleware.reading(for: "listWorkouts") == .ids)
+        #expect(AuthenticationMiddleware.reading(for: "updateProfile") == .models)
+        #expect(AuthenticationMiddleware.reading(for: "getProfile") == .profile)
     }
 
     @Test func savedList_lastSavedFirst_eachWithItsLatestCompletedRun_onlyTheCallers() async throws {

@@ -6,8 +6,8 @@ import OpenAPIRuntime
 
 /// A person a request acts for, with the company they belong to.
 ///
-/// Read through a bearer token, the person's ids come with the token's row and their models are decoded from it on
-/// first use (``TokenLookup/Found``): an operation that uses only the ids decodes none.
+/// Read through a bearer token, the person's ids come with the token's row and their models are decoded on first
+/// use (``TokenLookup/Found``): an operation that uses only the ids reads and decodes none.
 struct AuthenticatedUser: Sendable {
     private enum Models: Sendable {
         case read(user: UserModel, company: CompanyModel)
@@ -40,19 +40,19 @@ struct AuthenticatedUser: Sendable {
     }
 
     var user: UserModel {
-        get throws(ServiceError) {
+        get async throws {
             switch models {
             case .read(let user, _): user
-            case .token(let found): try found.user
+            case .token(let found): try await found.user
             }
         }
     }
 
     var company: CompanyModel {
-        get throws(ServiceError) {
+        get async throws {
             switch models {
             case .read(_, let company): company
-            case .token(let found): try found.company
+            case .token(let found): try await found.company
             }
         }
     }
@@ -67,10 +67,10 @@ struct AuthenticatedUser: Sendable {
 
     /// The token the request carried; `nil` when it authenticated with an API key and `X-Forma-User`.
     var token: UserTokenModel? {
-        get throws(ServiceError) {
+        get async throws {
             switch models {
             case .read: nil
-            case .token(let found): try found.token
+            case .token(let found): try await found.token
             }
         }
     }
@@ -146,6 +146,23 @@ struct AuthenticationMiddleware: ServerMiddleware {
     /// statement (``AuthenticatedUser/profileCounts``), one database round trip instead of two.
     static let readsProfileCounts: Set<String> = ["getProfile"]
 
+    /// Operations whose handlers use the caller's models (``AuthenticatedUser/user``, `company`, `token`): a bearer
+    /// token is read with them in one statement. Every other operation's token is read with its ids only, and a
+    /// handler that uses the models after all gets them by a second read (``TokenLookup/Reading``), so this list
+    /// decides the cost of an operation, never its answer.
+    static let readsModels: Set<String> = [
+        "updateProfile", "deleteAccount", "logout", "getWorkoutHistory", "startTrainerConversation", "replyToTrainer",
+        "approveFollowRequest", "getTodayActivity", "getMissions", "createGoal", "listGoals", "getGoal", "updateGoal",
+        "getTrainingProgress", "getPainProgress", "getFitnessTestProgress", "getQuoteOfTheDay", "topUpPoints",
+        "listCompetitions", "joinCompetition",
+    ]
+
+    /// What a bearer token's statement reads for this operation.
+    static func reading(for operationID: String) -> TokenLookup.Reading {
+        if readsProfileCounts.contains(operationID) { return .profile }
+        return readsModels.contains(operationID) ? .models : .ids
+    }
+
     let databases: DatabasePool
     let clock: FormaClock
 
@@ -167,11 +184,12 @@ struct AuthenticationMiddleware: ServerMiddleware {
         case .bearerToken:
             guard credentials.bearerToken != nil else { throw AuthenticationError.missingBearerToken }
             caller.person = try await Authentication.person(
-                credentials, now: clock.now, on: databases.database(), readingTokensOn: databases.readDatabase())
+                credentials, now: clock.now, reading: Self.reading(for: operationID), on: databases.database(),
+                readingTokensOn: databases.readDatabase())
         case .person:
             caller.person = try await Authentication.person(
-                credentials, now: clock.now, profileCounts: Self.readsProfileCounts.contains(operationID),
-                on: databases.database(), readingTokensOn: databases.readDatabase())
+                credentials, now: clock.now, reading: Self.reading(for: operationID), on: databases.database(),
+                readingTokensOn: databases.readDatabase())
         }
         return try await Caller.$current.withValue(caller) {
             try await next(request, body, metadata)
@@ -234,12 +252,11 @@ enum Authentication {
     /// - Parameter tokenDatabase: Where the bearer token is read (one statement that only reads,
     ///   ``DatabasePool/readDatabase()``); everything else, which may write, uses `database`.
     static func person(
-        _ credentials: Credentials, now: Date, profileCounts: Bool = false, on database: any Database,
+        _ credentials: Credentials, now: Date, reading: TokenLookup.Reading = .ids, on database: any Database,
         readingTokensOn tokenDatabase: any Database
     ) async throws -> AuthenticatedUser {
         if let bearer = credentials.bearerToken {
-            let authenticated = try await user(
-                forToken: bearer, now: now, profileCounts: profileCounts, on: tokenDatabase)
+            let authenticated = try await user(forToken: bearer, now: now, reading: reading, on: tokenDatabase)
             if let key = credentials.apiKey {
                 let company = try await company(forKey: key, on: database)
                 guard company.id == authenticated.companyID else { throw AuthenticationError.companiesDiffer }
@@ -257,18 +274,18 @@ enum Authentication {
     }
 
     /// The person a user token belongs to, read with the token in one query (token, user and company joined;
-    /// ``TokenLookup``), with their profile's counts when `profileCounts` (``AuthenticatedUser/profileCounts``).
+    /// ``TokenLookup``); `reading` says whether the same statement reads the models and the profile's counts
+    /// (``AuthenticatedUser/profileCounts``).
     ///
     /// Nothing is cached: a token revoked (signed out, account deleted) or expired a moment ago is refused by the
     /// next request. The lookup is by the unique index on the token's digest.
     ///
     /// - Throws: ``AuthenticationError/invalidToken`` or ``AuthenticationError/expiredToken``.
-    static func user(forToken token: String, now: Date, profileCounts: Bool = false, on database: any Database)
-        async throws -> AuthenticatedUser
-    {
+    static func user(
+        forToken token: String, now: Date, reading: TokenLookup.Reading = .ids, on database: any Database
+    ) async throws -> AuthenticatedUser {
         guard Secret.looksLike(token, .userToken),
-            let found = try await TokenLookup.find(
-                digest: Secret.digest(token), profileCounts: profileCounts, on: database.sql())
+            let found = try await TokenLookup.find(digest: Secret.digest(token), reading: reading, on: database.sql())
         else {
             throw AuthenticationError.invalidToken
         }

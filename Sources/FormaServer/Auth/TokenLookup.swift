@@ -3,7 +3,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import SQLKit
 
-/// Reads a bearer token with its user and its user's company in one statement of fixed text.
+/// Reads a bearer token, with its user and its user's company, in one statement of fixed text.
 ///
 /// Every authenticated request runs this, so it skips what Fluent's query builder costs on each call (building the
 /// query, quoting every identifier, decoding the joined models through their aliases): the SQL text is written once
@@ -11,64 +11,93 @@ import SQLKit
 /// models are exactly what a Fluent read gives (their id exists, no field counts as changed), and a handler may save
 /// or delete them. The column lists come from the models' `properties`, so they follow the models.
 ///
+/// Most operations use only the caller's ids, so by default the statement names only the token's ids and expiry
+/// (``Reading/ids``): SQLite prepares a statement afresh on every call and pays for each column it names, and the
+/// three models' 30 columns were most of what an authenticated read cost beyond `/v1/health` (docs/performance.md,
+/// "Instructions per request"). Operations that use the models ask for them in the same statement
+/// (``Reading/models``); any other that uses them after all gets them by a second read of the same token.
+///
 /// Nothing is cached: every call reads the database, so a token deleted or expired a moment ago, by this process or
 /// another, is refused by the next request. The token is looked up by the unique index on its digest, and its user
-/// must belong to the company the token was issued in.
+/// must belong to the company the token was issued in (the statement joins both, whatever it reads).
 enum TokenLookup {
+    /// What the token's statement reads beside the token's ids and expiry.
+    enum Reading: Sendable, Equatable {
+        /// Nothing more; the models are read by a second statement when a handler first asks for them.
+        case ids
+        /// The token, its user and their company, decoded on first use.
+        case models
+        /// As ``models``, and the user's follow counts and avatar tag (``PeopleStore/Counts``), for `GET /v1/me`.
+        case profile
+    }
+
     /// The token's row: the ids and expiry it is checked by, decoded at once, and the token, its user and their
     /// company, each decoded into its model on first use (then kept, so every use sees the same instance).
     ///
     /// Most operations use the caller's ids only (every list, every store scoped to the person), so decoding the
     /// three models and freeing them again (some 30 Fluent properties) was most of what an authenticated read cost
-    /// beyond `/v1/health` (docs/performance.md, "Instructions per request"). Nothing about the token is kept
-    /// beyond the request that read it.
+    /// beyond `/v1/health`. Nothing about the token is kept beyond the request that read it.
     final class Found: Sendable {
         let userID: UUID
         let companyID: UUID
         let expiresAt: Date
         let profileCounts: PeopleStore.Counts?
+        /// The row as first read; it holds the models' columns unless it was read for ``Reading/ids``.
         private let row: any SQLRow
+        private let reading: Reading
+        private let digest: String
+        private let database: any SQLDatabase
         private let decoded = NIOLockedValueBox(Decoded())
 
         private struct Decoded: Sendable {
+            /// The row the models are decoded from: ``row``, or the second read's when the first named ids only.
+            var modelsRow: (any SQLRow)?
             var token: UserTokenModel?
             var user: UserModel?
             var company: CompanyModel?
         }
 
-        fileprivate init(row: any SQLRow, profileCounts: Bool) throws {
+        fileprivate init(row: any SQLRow, reading: Reading, digest: String, database: any SQLDatabase) throws {
             self.row = row
+            self.reading = reading
+            self.digest = digest
+            self.database = database
             userID = try row.decode(column: "t_user_id", as: UUID.self)
             companyID = try row.decode(column: "t_company_id", as: UUID.self)
             expiresAt = try row.decode(column: "t_expires_at", as: Date.self)
-            self.profileCounts = profileCounts ? try row.decode(model: PeopleStore.Counts.self) : nil
+            profileCounts = reading == .profile ? try row.decode(model: PeopleStore.Counts.self) : nil
+            if reading != .ids { decoded.withLockedValue { $0.modelsRow = row } }
         }
 
         /// The user's company, as a Fluent read gives it.
+        ///
+        /// - Throws: ``AuthenticationError/invalidToken`` when the models are read by a second statement and the
+        ///   token is gone by then (signed out meanwhile).
         var company: CompanyModel {
-            get throws(ServiceError) {
-                try model(\.company, prefix: "c_") { _ in }
+            get async throws {
+                try await model(\.company, prefix: "c_") { _ in }
             }
         }
 
         /// The user, as a Fluent read gives it, with ``company`` as its loaded parent.
         var user: UserModel {
-            get throws(ServiceError) {
-                let company = try company
-                return try model(\.user, prefix: "u_") { $0.$company.value = company }
+            get async throws {
+                let company = try await company
+                return try await model(\.user, prefix: "u_") { $0.$company.value = company }
             }
         }
 
         /// The token, as a Fluent read gives it, with ``user`` as its loaded parent.
         var token: UserTokenModel {
-            get throws(ServiceError) {
-                let user = try user
-                return try model(\.token, prefix: "t_") { $0.$user.value = user }
+            get async throws {
+                let user = try await user
+                return try await model(\.token, prefix: "t_") { $0.$user.value = user }
             }
         }
 
         /// One column of the user's part of the row, by the model's key for it (`{ $0.$email.key }`); `nil` when
-        /// it is NULL. For answers built from the row without decoding the model (`GET /v1/me`'s profile).
+        /// it is NULL. For answers built from the row without decoding the model (`GET /v1/me`'s profile, read
+        /// for ``Reading/profile``).
         func user<T: Decodable>(_ key: (UserModel) -> FieldKey, as type: T.Type = T.self) throws(ServiceError) -> T? {
             try value("u_" + key(Self.userKeys).description, as: T.self)
         }
@@ -85,6 +114,7 @@ enum TokenLookup {
         private static let companyKeys = CompanyModel()
 
         private func value<T: Decodable>(_ column: String, as type: T.Type) throws(ServiceError) -> T? {
+            guard reading != .ids else { throw .broken("column \(column) asked of a token read for its ids only") }
             do {
                 return try row.decodeNil(column: column) ? nil : try row.decode(column: column, as: T.self)
             } catch {
@@ -92,17 +122,35 @@ enum TokenLookup {
             }
         }
 
+        /// The row holding the models' columns: the first read's, or one second read of the same token, kept.
+        ///
+        /// The second read must find the same person: a token deleted since (signed out, its account deleted) is
+        /// refused as it would be by the next request.
+        private func modelsRow() async throws -> any SQLRow {
+            if let kept = decoded.withLockedValue({ $0.modelsRow }) { return kept }
+            guard let row = try await database.raw(TokenLookup.statement(.models, digest: digest)).first(),
+                try row.decode(column: "t_user_id", as: UUID.self) == userID,
+                try row.decode(column: "t_company_id", as: UUID.self) == companyID
+            else { throw AuthenticationError.invalidToken }
+            return decoded.withLockedValue { decoded in
+                if let kept = decoded.modelsRow { return kept }
+                decoded.modelsRow = row
+                return row
+            }
+        }
+
         /// The kept model, or one decoded by Fluent's own `output(from:)` from its prefixed columns and kept (if
         /// two tasks decode at once, the first kept wins, so every caller gets the same instance).
         private func model<M: Model>(
             _ path: WritableKeyPath<Decoded, M?>, prefix: String, link: (M) -> Void
-        ) throws(ServiceError) -> M {
+        ) async throws -> M {
             if let kept = decoded.withLockedValue({ $0[keyPath: path] }) { return kept }
+            let row = try await modelsRow()
             let model = M()
             do {
                 try model.output(from: PrefixedRow(row: row, prefix: prefix))
             } catch {
-                throw .broken("a stored \(M.schema) row does not decode: \(String(reflecting: error))")
+                throw ServiceError.broken("a stored \(M.schema) row does not decode: \(String(reflecting: error))")
             }
             link(model)
             return decoded.withLockedValue { decoded in
@@ -113,7 +161,12 @@ enum TokenLookup {
         }
     }
 
-    private static let selectList: String = [
+    /// The token's ids and expiry, all a ``Reading/ids`` statement names.
+    private static let idsList = ["user_id", "company_id", "expires_at"]
+        .map { "\"t\".\"\($0)\" AS \"t_\($0)\"" }.joined(separator: ", ")
+
+    /// Every column of the three models.
+    private static let modelsList: String = [
         columns(of: UserTokenModel.self, table: "t"),
         columns(of: UserModel.self, table: "u"),
         columns(of: CompanyModel.self, table: "c"),
@@ -135,20 +188,24 @@ enum TokenLookup {
         model.columnNames.map { "\"\(table)\".\"\($0)\" AS \"\(table)_\($0)\"" }.joined(separator: ", ")
     }
 
-    /// The token whose digest this is, with its user and company; `nil` when there is none.
-    ///
-    /// - Parameter profileCounts: Also read the user's follow counts and avatar tag (``PeopleStore/Counts``), in the
-    ///   same statement, for `GET /v1/me`.
-    static func find(digest: String, profileCounts: Bool, on database: any SQLDatabase) async throws -> Found? {
-        var query: SQLQueryString = "SELECT \(unsafeRaw: selectList)"
-        if profileCounts {
+    /// The statement reading the token with this digest.
+    private static func statement(_ reading: Reading, digest: String) -> SQLQueryString {
+        var query: SQLQueryString = "SELECT \(unsafeRaw: reading == .ids ? idsList : modelsList)"
+        if reading == .profile {
             query.appendInterpolation(unsafeRaw: ", ")
             query.appendInterpolation(profileCountsColumns)
         }
         query.appendInterpolation(unsafeRaw: from)
         query.appendInterpolation(bind: digest)
-        guard let row = try await database.raw(query).first() else { return nil }
-        return try Found(row: row, profileCounts: profileCounts)
+        return query
+    }
+
+    /// The token whose digest this is, with its user and company; `nil` when there is none.
+    ///
+    /// - Parameter reading: What to read beside the token's ids and expiry.
+    static func find(digest: String, reading: Reading, on database: any SQLDatabase) async throws -> Found? {
+        guard let row = try await database.raw(statement(reading, digest: digest)).first() else { return nil }
+        return try Found(row: row, reading: reading, digest: digest, database: database)
     }
 }
 

@@ -117,7 +117,7 @@ extension FormaAPIHandler {
         async throws -> Components.Schemas.CompetitionStanding
     {
         let ranked = try await Standings(database: try database()).rank(standing, boardID: try competition.requireID())
-        return CompetitionMapping.standing(ranked, name: try me.user.displayName, isMe: true)
+        return CompetitionMapping.standing(ranked, name: try await me.user.displayName, isMe: true)
     }
 
     func competitionStore(for companyID: UUID) async throws -> CompetitionStore {

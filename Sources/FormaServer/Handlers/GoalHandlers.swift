@@ -102,7 +102,7 @@ extension FormaAPIHandler {
         _ rows: [GoalModel], me: AuthenticatedUser, progress known: [UUID: GoalRules.Progress]? = nil
     ) async throws -> [Components.Schemas.Goal] {
         let store = try goalStore(for: me)
-        let (zone, zoneName) = IANATimeZone.personZone(try me.user.timeZone)
+        let (zone, zoneName) = IANATimeZone.personZone(try await me.user.timeZone)
         let progress = if let known { known } else { try await store.progress(of: rows, timeZone: zone) }
         let reminders = try await reminderStore(for: me).reminders(
             keys: rows.filter(\.notify).compactMap(\.id).map(GoalReminders.key))

@@ -41,7 +41,7 @@ extension FormaAPIHandler {
     }
 
     func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
-        guard let token = try Caller.person().token else { throw AuthenticationError.missingBearerToken }
+        guard let token = try await Caller.person().token else { throw AuthenticationError.missingBearerToken }
         try await token.delete(on: try database())
         return .noContent(.init())
     }

@@ -36,7 +36,7 @@ extension FormaAPIHandler {
 
     func getMissions(_ input: Operations.GetMissions.Input) async throws -> Operations.GetMissions.Output {
         let me = try Caller.person()
-        let (zone, zoneName) = IANATimeZone.personZone(try me.user.timeZone)
+        let (zone, zoneName) = IANATimeZone.personZone(try await me.user.timeZone)
         let missions = PersonMissions(
             database: try database(), companyID: me.companyID, userID: me.userID, now: clock.now, timeZone: zone)
         let today = try await answeringStorageFailure("Unable to read the missions. Please try again.") {

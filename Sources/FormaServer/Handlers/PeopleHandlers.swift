@@ -45,7 +45,7 @@ extension FormaAPIHandler {
         try await answeringStorageFailure("Unable to approve the request. Please try again.") {
             try await peopleStore(for: me).approve(input.path.userId)
         }
-        return .ok(.init(body: .json(.init(userId: PeopleStore.publicID(of: try me.user), state: .following))))
+        return .ok(.init(body: .json(.init(userId: PeopleStore.publicID(of: try await me.user), state: .following))))
     }
 
     func declineFollowRequest(_ input: Operations.DeclineFollowRequest.Input) async throws
@@ -82,7 +82,7 @@ extension FormaAPIHandler {
         -> Operations.GetTodayActivity.Output
     {
         let me = try Caller.person()
-        let (zone, zoneName) = IANATimeZone.personZone(try me.user.timeZone)
+        let (zone, zoneName) = IANATimeZone.personZone(try await me.user.timeZone)
         let activity = DailyActivity(
             database: try database(), companyID: me.companyID, userID: me.userID, now: clock.now, timeZone: zone)
         let today = try await activity.read()

@@ -141,7 +141,7 @@ extension FormaAPIHandler {
     func topUpPoints(_ input: Operations.TopUpPoints.Input) async throws -> Operations.TopUpPoints.Output {
         let me = try Caller.person()
         let body = switch input.body { case .json(let body): body }
-        let personID = try me.user.externalID ?? me.userID.uuidString
+        let personID = try await me.user.externalID ?? me.userID.uuidString
         let receipt = try await answeringStorageFailure("Unable to credit the top-up. Please try again.") {
             try await personPoints(for: me).topUp(body.token, personID: personID, settings: pointsSettings())
         }

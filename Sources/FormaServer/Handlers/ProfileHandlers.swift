@@ -8,16 +8,16 @@ extension FormaAPIHandler {
         let me = try Caller.person()
         if let counts = me.profileCounts {  // read with the token: no database handle needed
             if let found = me.tokenRow { return .ok(.init(body: .json(try .init(found, counts: counts)))) }
-            return .ok(.init(body: .json(try .init(me.user, company: me.company, counts: counts))))
+            return .ok(.init(body: .json(try await .init(me.user, company: me.company, counts: counts))))
         }
         return .ok(.init(body: .json(
-            try await .init(try me.user, company: try me.company, counts: me.profileCounts, on: try database()))))
+            try await .init(me.user, company: me.company, counts: me.profileCounts, on: database()))))
     }
 
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
         let me = try Caller.person()
         let update = switch input.body { case .json(let body): body }
-        try ProfileUpdate(update).apply(to: try me.user)
+        try ProfileUpdate(update).apply(to: try await me.user)
         let database = try self.database()
         try await me.user.save(on: database)
         if update.privateProfile == false {
@@ -30,7 +30,7 @@ extension FormaAPIHandler {
 
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
         let me = try Caller.person()
-        try await UserDataDeletion.deleteUser(try me.user, now: clock.now, on: try database())
+        try await UserDataDeletion.deleteUser(try await me.user, now: clock.now, on: try database())
         FormaMetrics.countAccountEvent("deleted")
         logger.info("account deleted", metadata: ["user": .string(me.userID.uuidString)])
         return .noContent(.init())

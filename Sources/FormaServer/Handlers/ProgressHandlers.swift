@@ -19,7 +19,7 @@ extension FormaAPIHandler {
         let query = input.query
         let (range, zoneName) = try progressRange(
             from: query.from, to: query.to, timeZone: query.timeZone, defaultDays: ProgressDefaults.painDays,
-            profileZone: try me.user.timeZone)
+            profileZone: try await me.user.timeZone)
         let region = try RehabMapping.region(query.region)
         let series = try await progressStore(for: me).pain(in: range, region: region)
         return .ok(.init(body: .json(.init(
@@ -39,7 +39,7 @@ extension FormaAPIHandler {
         // Whole weeks, widened here only; twelve ending with the week of `to` unless `from` is given.
         var (range, zoneName) = try progressRange(
             from: query.from, to: query.to, timeZone: query.timeZone, defaultDays: 1,
-            profileZone: try me.user.timeZone)
+            profileZone: try await me.user.timeZone)
         if query.from == nil { range.first = range.last.monday.adding(days: -7 * (ProgressDefaults.trainingWeeks - 1)) }
         range = range.wholeWeeks
         let weeks = try await progressStore(for: me).training(in: range)
@@ -63,7 +63,7 @@ extension FormaAPIHandler {
         let query = input.query
         let (range, zoneName) = try progressRange(
             from: query.from, to: query.to, timeZone: query.timeZone, defaultDays: ProgressDefaults.fitnessDays,
-            profileZone: try me.user.timeZone)
+            profileZone: try await me.user.timeZone)
         if let id = query.exerciseId, engine.catalog[id] == nil {
             throw InputError.badParameter(FieldIssue(field: "exerciseId", message: "'\(id)' is not a catalogue exercise"))
         }

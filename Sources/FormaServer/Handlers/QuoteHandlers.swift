@@ -10,7 +10,7 @@ extension FormaAPIHandler {
         let me = try Caller.person()
         let category = input.query.category ?? QuoteService.defaultCategory
         // A zone stored before zones were checked, or none: the person's day is the UTC day.
-        let timeZone = IANATimeZone.personZone(try me.user.timeZone).zone
+        let timeZone = IANATimeZone.personZone(try await me.user.timeZone).zone
         let picked: QuoteService.Pick
         do {
             picked = try await quotes.quoteOfTheDay(

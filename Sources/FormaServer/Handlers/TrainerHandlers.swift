@@ -12,7 +12,7 @@ extension FormaAPIHandler {
         case .json(let body): body
         case nil: nil
         }
-        var zoneName = try me.user.timeZone
+        var zoneName = try await me.user.timeZone
         if let raw = body?.timeZone {
             switch ProfileFields.timeZone(raw) {
             case .success(let zone): zoneName = zone ?? zoneName
@@ -30,7 +30,7 @@ extension FormaAPIHandler {
             // plans the workout (the readiness step comes first), so the pain log is not read.
             try await store.startOrResume {
                 let environment = try await trainerEnvironment(for: me, now: store.now, withPain: false)
-                let profile = try await store.profile(of: try me.user)
+                let profile = try await store.profile(of: try await me.user)
                 let history = try await store.history()
                 var rng = random.generator()
                 return TrainerConversation(
@@ -60,7 +60,7 @@ extension FormaAPIHandler {
         let reply = try TrainerMapping.reply(body)
         let store = try trainerStore(for: me)
         let stored = try await answeringStorageFailure("Unable to save the reply. Please try again.") {
-            try await store.reply(reply, to: input.path.id, user: try me.user) { withPain in
+            try await store.reply(reply, to: input.path.id, user: try await me.user) { withPain in
                 try await trainerEnvironment(for: me, now: store.now, withPain: withPain)
             }
         }

@@ -95,7 +95,7 @@ extension FormaAPIHandler {
         let me = try Caller.person()
         let weeks = try QueryBounds.value(input.query.weeks, of: "weeks", in: 1...104, default: 12)
         let store = try workoutStore(for: me)
-        let timeZone = try me.user.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? .current
+        let timeZone = try await me.user.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? .current
         let history = try await WorkoutLists(store: store).history(weeks: weeks, timeZone: timeZone)
         return .ok(.init(body: .json(history)))
     }

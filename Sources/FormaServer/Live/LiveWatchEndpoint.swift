@@ -85,8 +85,9 @@ struct LiveWatchSocket: Sendable {
         let me: AuthenticatedUser
         let meUser: UserModel
         do {
-            me = try await Authentication.user(forToken: token ?? "", now: application.formaClock.now, on: database)
-            meUser = try me.user
+            me = try await Authentication.user(
+                forToken: token ?? "", now: application.formaClock.now, reading: .models, on: database)
+            meUser = try await me.user
         } catch let error as AuthenticationError {
             let problem = LiveProblem(field: "token", message: APIProblem.detail(for: error))
             return channelGuard.close(.unauthorized(problem))
