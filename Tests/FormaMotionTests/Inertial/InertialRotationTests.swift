@@ -260,13 +260,17 @@ import FormaMotionLab
         for seed in UInt64(1)...8 {
             // setup: a band pull at the bout analysis's rate (decimated by the finder's factor from 12.5 Hz).
             let pull = try BandPull(seed: seed, rate: 6.25)
+            let workspace = InertialBoutWorkspace(doubles: 64)  // far too small: the workspace grows as it must
             func axes(_ vectors: [Vector3]) -> InertialAxes {
-                InertialAxes(x: vectors.map(\.x), y: vectors.map(\.y), z: vectors.map(\.z))
+                InertialAxes(
+                    x: workspace.copy(vectors.map(\.x)), y: workspace.copy(vectors.map(\.y)), z: workspace.copy(vectors.map(\.z)))
             }
             let (accelerometer, rotation) = (axes(pull.recording.acceleration), axes(try #require(pull.recording.rotation)))
             // act
-            let (vertical, turning) = InertialRepetitionFinder.candidates(
-                accelerometer: accelerometer, rotation: rotation, sampleRateHertz: 6.25, configuration: .standard)
+            let together = InertialRepetitionFinder.candidates(
+                accelerometer: accelerometer, rotation: rotation, sampleRateHertz: 6.25, configuration: .standard,
+                in: workspace)
+            let (vertical, turning) = (InertialVerticalMotion.Result(together.vertical), together.rotation.map(InertialRotationMotion.Result.init))
             let alone = (
                 InertialVerticalMotion.analyse(accelerometer: accelerometer, sampleRateHertz: 6.25, configuration: .standard),
                 InertialRotationMotion.analyse(rotation: rotation, sampleRateHertz: 6.25, configuration: .standard))
