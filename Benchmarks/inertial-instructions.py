@@ -143,10 +143,13 @@ def main():
             print(f"SPAR, {len(sets)} sets, per input sample:")
             print("  " + summary("fresh", [row[1] for row in sets.values()]))
             print("  " + summary("running", [row[2] for row in sets.values()]))
-            for column, label in ((2, "running"), (1, "fresh")):
+            # Every set above the goal when running; the five highest fresh.
+            for column, label, shown in ((2, "running", None), (1, "fresh", 5)):
                 above = sorted(((row[column], name) for name, row in sets.items() if row[column] > GOAL), reverse=True)
                 if above:
-                    print(f"  above {GOAL} {label}: " + ", ".join(f"{name} {value:.1f}" for value, name in above))
+                    more = f" (of {len(above)})" if shown is not None and len(above) > shown else ""
+                    print(f"  above {GOAL} {label}{more}: "
+                          + ", ".join(f"{name} {value:.1f}" for value, name in above[:shown]))
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 
