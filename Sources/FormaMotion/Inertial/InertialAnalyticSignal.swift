@@ -17,9 +17,10 @@ import Foundation
 enum InertialAnalyticSignal {
     /// The envelope and the unwrapped phase (radians) at each sample of `signal`.
     static func envelopeAndPhase(_ signal: [Double]) -> (envelope: [Double], phase: [Double]) {
-        let workspace = InertialBoutWorkspace(doubles: 8 * signal.count + 8)
-        let (envelope, phase) = signal.withUnsafeBufferPointer { envelopeAndPhase($0, in: workspace) }
-        return (Array(envelope), Array(phase))
+        InertialBoutWorkspace.with(doubles: 8 * signal.count + 8) { workspace in
+            let (envelope, phase) = signal.withUnsafeBufferPointer { envelopeAndPhase($0, in: workspace) }
+            return (Array(envelope), Array(phase))
+        }
     }
 
     /// ``envelopeAndPhase(_:)`` with the result and its work series in `workspace` (about 6n values).

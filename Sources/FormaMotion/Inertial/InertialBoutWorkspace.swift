@@ -9,6 +9,11 @@
 /// "Speed", round 10. The buffers handed out start uninitialised and stay valid while the workspace lives; nothing is
 /// freed before that, so a bout's memory is the sum of its signals (about 35 values per decimated sample, 2 MB for
 /// the longest bout of 600 s). A request beyond the first block's room takes another block rather than failing.
+///
+/// Its buffers must not be used after the workspace's last use, where Swift may release it: a caller either borrows
+/// one with ``with(doubles:_:)``, which keeps it alive until its body returns, or holds one with `extendLifetime` after
+/// its last read (``InertialRepetitionFinder``, where a closure around the whole analysis cost about 7,000 instructions
+/// per bout).
 final class InertialBoutWorkspace {
     /// Every buffer starts at a multiple of this many bytes, so pairs (`SIMD2<Double>`) are aligned too.
     private static let alignment = MemoryLayout<SIMD2<Double>>.alignment
@@ -20,20 +25,27 @@ final class InertialBoutWorkspace {
     private var used: Int
     private var size: Int
 
+    /// Runs `body` with a new workspace whose first block holds `doubles` values (more are given when asked for). The
+    /// workspace, and every buffer it hands out, lives until `body` returns: nothing it holds may escape `body`.
+    static func with<Result>(doubles: Int, _ body: (InertialBoutWorkspace) throws -> Result) rethrows -> Result {
+        let workspace = InertialBoutWorkspace(doubles: doubles)
+        return try withExtendedLifetime(workspace) { try body(workspace) }
+    }
+
+    /// The room ``InertialRepetitionFinder``'s analysis of a bout of `count` decimated samples takes: about 33 values per
+    /// sample, plus filter padding and the phase counter's continuation, which are bounded by the period search's
+    /// longest lag (``InertialAnalyzer/Configuration/maximumPeriodSeconds`` at the analysis rate, `maximumLag`) and the
+    /// zero-phase padding (`padding`).
+    static func doubles(decimatedCount count: Int, maximumLag: Int, padding: Int) -> Int {
+        36 * count + 20 * padding + 48 * maximumLag + 256
+    }
+
     /// A workspace whose first block holds `doubles` values (more are given when asked for).
     init(doubles: Int) {
         size = Self.header + Self.rounded(max(0, doubles) * MemoryLayout<Double>.stride)
         block = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: Self.alignment)
         block.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
         used = Self.header
-    }
-
-    /// A workspace with room for the analysis of a bout of `count` decimated samples: ``InertialRepetitionFinder``'s
-    /// signals take about 33 values per sample, plus filter padding and the phase counter's continuation, which are
-    /// bounded by the period search's longest lag (``InertialAnalyzer/Configuration/maximumPeriodSeconds`` at the
-    /// analysis rate, `maximumLag`) and the zero-phase padding (`padding`).
-    convenience init(decimatedCount count: Int, maximumLag: Int, padding: Int) {
-        self.init(doubles: 36 * count + 20 * padding + 48 * maximumLag + 256)
     }
 
     deinit {

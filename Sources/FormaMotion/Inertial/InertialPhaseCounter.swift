@@ -51,9 +51,10 @@ struct InertialPhaseCounter: Sendable {
     /// continued by repeating its first (last) periods before filtering, so that the filters and the analytic signal
     /// see a set in progress rather than an edge, and an active stretch that reaches the edge keeps it.
     func count(displacement: [Double], periodSamples: Double, openStart: Bool = false, openEnd: Bool = false) -> Outcome {
-        let workspace = InertialBoutWorkspace(doubles: 16 * displacement.count + 256)
-        return displacement.withUnsafeBufferPointer {
-            count(displacement: $0, periodSamples: periodSamples, openStart: openStart, openEnd: openEnd, in: workspace)
+        InertialBoutWorkspace.with(doubles: 16 * displacement.count + 256) { workspace in
+            displacement.withUnsafeBufferPointer {
+                count(displacement: $0, periodSamples: periodSamples, openStart: openStart, openEnd: openEnd, in: workspace)
+            }
         }
     }
 

@@ -71,6 +71,7 @@ struct InertialRepetitionFinder: Sendable {
     ) -> Outcome {
         let factor = Self.decimation
         let workspace = workspace(decimatedCount: bout.count / factor)
+        defer { extendLifetime(workspace) }  // its buffers are read until `find` returns
         let accelerometer = Self.decimated(bout, by: factor, in: workspace) { $0.values }
         let rotation = usesRotation ? Self.decimated(bout, by: factor, in: workspace) { $0.rotation } : nil
         return find(
@@ -84,6 +85,7 @@ struct InertialRepetitionFinder: Sendable {
     ) -> Outcome {
         let factor = Self.decimation
         let workspace = workspace(decimatedCount: accelerometer.count / factor)
+        defer { extendLifetime(workspace) }
         let decimatedRotation = rotation.flatMap {
             $0.count == accelerometer.count ? Self.decimated($0, by: factor, in: workspace) { $0 } : nil
         }
@@ -92,12 +94,12 @@ struct InertialRepetitionFinder: Sendable {
             sampleCount: accelerometer.count, openStart: openStart, openEnd: openEnd, in: workspace)
     }
 
-    /// The workspace of the analysis of a bout of `count` decimated samples (one allocation for all its signals).
+    /// The workspace of the analysis of a bout of `count` decimated samples: one allocation for all its signals.
     private func workspace(decimatedCount count: Int) -> InertialBoutWorkspace {
         let rate = sampleRateHertz / Double(Self.decimation)
-        return InertialBoutWorkspace(
+        return InertialBoutWorkspace(doubles: InertialBoutWorkspace.doubles(
             decimatedCount: count, maximumLag: Int(min(1e6, max(0, (configuration.maximumPeriodSeconds * rate).rounded(.up)))),
-            padding: Int(min(1e6, max(0, 3 * rate))))
+            padding: Int(min(1e6, max(0, 3 * rate)))))
     }
 
     private func find(

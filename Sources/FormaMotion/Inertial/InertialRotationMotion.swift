@@ -32,19 +32,20 @@ enum InertialRotationMotion {
     static func analyse(
         rotation: [SIMD4<Double>], sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
-        let workspace = InertialBoutWorkspace(doubles: 40 * rotation.count)
-        return Result(analyse(
-            rotation: InertialAxes(rotation, in: workspace), sampleRateHertz: sampleRateHertz, configuration: configuration,
-            in: workspace))
+        InertialBoutWorkspace.with(doubles: 40 * rotation.count) { workspace in
+            Result(analyse(
+                rotation: InertialAxes(rotation, in: workspace), sampleRateHertz: sampleRateHertz,
+                configuration: configuration, in: workspace))
+        }
     }
 
     /// Analyses one bout of gyroscope samples (x, y, z in deg/s, one buffer each) at `sampleRateHertz`.
     static func analyse(
         rotation: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
-        Result(analyse(
-            rotation: rotation, sampleRateHertz: sampleRateHertz, configuration: configuration,
-            in: InertialBoutWorkspace(doubles: 40 * rotation.count)))
+        InertialBoutWorkspace.with(doubles: 40 * rotation.count) { workspace in
+            Result(analyse(rotation: rotation, sampleRateHertz: sampleRateHertz, configuration: configuration, in: workspace))
+        }
     }
 
     /// ``analyse(rotation:sampleRateHertz:configuration:)`` with its signals in `workspace`.

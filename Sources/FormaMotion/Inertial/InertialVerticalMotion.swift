@@ -41,19 +41,21 @@ enum InertialVerticalMotion {
     static func analyse(
         accelerometer: [SIMD4<Double>], sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
-        let workspace = InertialBoutWorkspace(doubles: 40 * accelerometer.count)
-        return Result(analyse(
-            accelerometer: InertialAxes(accelerometer, in: workspace), sampleRateHertz: sampleRateHertz,
-            configuration: configuration, in: workspace))
+        InertialBoutWorkspace.with(doubles: 40 * accelerometer.count) { workspace in
+            Result(analyse(
+                accelerometer: InertialAxes(accelerometer, in: workspace), sampleRateHertz: sampleRateHertz,
+                configuration: configuration, in: workspace))
+        }
     }
 
     /// Analyses one bout of accelerometer samples (x, y, z in g, one buffer each) at `sampleRateHertz`.
     static func analyse(
         accelerometer: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
-        Result(analyse(
-            accelerometer: accelerometer, sampleRateHertz: sampleRateHertz, configuration: configuration,
-            in: InertialBoutWorkspace(doubles: 40 * accelerometer.count)))
+        InertialBoutWorkspace.with(doubles: 40 * accelerometer.count) { workspace in
+            Result(analyse(
+                accelerometer: accelerometer, sampleRateHertz: sampleRateHertz, configuration: configuration, in: workspace))
+        }
     }
 
     /// ``analyse(accelerometer:sampleRateHertz:configuration:)`` with its signals in `workspace`.
