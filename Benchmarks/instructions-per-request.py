@@ -17,7 +17,8 @@ Builds nothing of Forma. It needs valgrind (Debian package `valgrind`), `objcopy
 valgrind 3.19 (Debian 12) cannot read the DWARF 5 debug information of a Swift 6 release binary, so the binary is run
 from a copy without it (`objcopy --strip-debug`, symbols kept); and it crashes when a thread calls sigsuspend with a
 mask in read-only memory, as libdispatch's main thread does under Swift's async main, so a ten-line preload
-(compiled into the temporary directory) passes the kernel a copy of the mask.
+(compiled into the temporary directory) passes the kernel a copy of the mask. Both workarounds are
+Benchmarks/callgrind_support.py's, shared with inertial-instructions.py.
 
 The ratio instructions(health) / instructions(endpoint) bounds the throughput ratio wrk can show while the server is
 CPU bound (it is not the throughput ratio itself: waits, the number of threads busy and the cost per instruction
