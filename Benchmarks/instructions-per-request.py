@@ -17,7 +17,8 @@ Builds nothing of Forma. It needs valgrind (Debian package `valgrind`), `objcopy
 valgrind 3.19 (Debian 12) cannot read the DWARF 5 debug information of a Swift 6 release binary, so the binary is run
 from a copy without it (`objcopy --strip-debug`, symbols kept); and it crashes when a thread calls sigsuspend with a
 mask in read-only memory, as libdispatch's main thread does under Swift's async main, so a ten-line preload
-(compiled into the temporary directory) passes the kernel a copy of the mask.
+(compiled into the temporary directory) passes the kernel a copy of the mask. Both workarounds are
+Benchmarks/callgrind_support.py's, shared with inertial-instructions.py.
 
 The ratio instructions(health) / instructions(endpoint) bounds the throughput ratio wrk can show while the server is
 CPU bound (it is not the throughput ratio itself: waits, the number of threads busy and the cost per instruction
@@ -36,17 +37,7 @@ import tempfile
 import time
 import uuid
 
-SHIM = r"""
-#define _GNU_SOURCE
-#include <signal.h>
-#include <unistd.h>
-#include <sys/syscall.h>
-/* valgrind 3.19 writes into the mask it is given (to keep its own signal unblocked); libdispatch passes a const one */
-int sigsuspend(const sigset_t *mask) {
-    sigset_t copy = *mask;
-    return (int)syscall(SYS_rt_sigsuspend, &copy, (size_t)8);
-}
-"""
+from callgrind_support import need as need_tool, prepare
 
 
 def fail(message):
@@ -55,10 +46,7 @@ def fail(message):
 
 
 def need(tool, package):
-    path = shutil.which(tool)
-    if path is None:
-        fail(f"{tool} is not installed: install the Debian package {package}")
-    return path
+    return need_tool("instructions-per-request", tool, package)
 
 
 class Client:
@@ -144,20 +132,10 @@ def main():
         fail("--requests must be at least 1 and --warmup at least 0")
     valgrind = need("valgrind", "valgrind")
     need("callgrind_control", "valgrind")
-    objcopy = need("objcopy", "binutils")
-    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if compiler is None:
-        fail("no C compiler (cc, gcc or clang) for the sigsuspend preload: install the Debian package gcc")
 
     directory = tempfile.mkdtemp(prefix="forma-instructions-")
     try:
-        with open(os.path.join(directory, "sigsuspend.c"), "w") as handle:
-            handle.write(SHIM)
-        shim = os.path.join(directory, "sigsuspend.so")
-        subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", shim, os.path.join(directory, "sigsuspend.c")],
-                       check=True)
-        binary = os.path.join(directory, "forma")
-        subprocess.run([objcopy, "--strip-debug", args.server, binary], check=True)
+        binary, shim = prepare("instructions-per-request", args.server, directory)
         data = os.path.join(directory, "data")
         os.mkdir(data)
         environment = dict(os.environ)

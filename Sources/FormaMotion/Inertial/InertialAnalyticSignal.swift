@@ -17,32 +17,40 @@ import Foundation
 enum InertialAnalyticSignal {
     /// The envelope and the unwrapped phase (radians) at each sample of `signal`.
     static func envelopeAndPhase(_ signal: [Double]) -> (envelope: [Double], phase: [Double]) {
+        InertialBoutWorkspace.with(doubles: 8 * signal.count + 8) { workspace in
+            let (envelope, phase) = signal.withUnsafeBufferPointer { envelopeAndPhase($0, in: workspace) }
+            return (Array(envelope), Array(phase))
+        }
+    }
+
+    /// ``envelopeAndPhase(_:)`` with the result and its work series in `workspace` (about 6n values).
+    static func envelopeAndPhase(
+        _ signal: UnsafeBufferPointer<Double>, in workspace: InertialBoutWorkspace
+    ) -> (envelope: UnsafeBufferPointer<Double>, phase: UnsafeBufferPointer<Double>) {
         let n = signal.count
-        guard n >= 4 else { return (signal.map(abs), [Double](repeating: 0, count: n)) }
+        let (envelope, phase) = (workspace.doubles(n), workspace.doubles(n))
+        guard n >= 4 else {
+            for index in 0..<n { (envelope[index], phase[index]) = (abs(signal[index]), 0) }
+            return (UnsafeBufferPointer(envelope), UnsafeBufferPointer(phase))
+        }
         var m = 1
         while m * 2 <= n { m *= 2 }
         let step = Double(n) / Double(m)
         let half = m / 2
         // The resampled signal is the analytic signal's real part; its imaginary part, the Hilbert transform, is real
         // too, so both transforms run on half as many complex points (docs/motion-inertial.md, "Speed", round 8).
-        // One allocation for the four work series: the packed points (m/2 pairs, first so that they are aligned for
-        // pairs), the resampled signal (m) and the coarse envelope and phase (m + 1 each).
-        let scratch = UnsafeMutableRawPointer.allocate(
-            byteCount: (4 * m + 2) * MemoryLayout<Double>.stride, alignment: MemoryLayout<SIMD2<Double>>.alignment)
-        defer { scratch.deallocate() }
-        let points = UnsafeMutableBufferPointer(start: scratch.bindMemory(to: SIMD2<Double>.self, capacity: half), count: half)
-        let rest = (scratch + half * MemoryLayout<SIMD2<Double>>.stride).bindMemory(to: Double.self, capacity: 3 * m + 2)
-        let real = UnsafeMutableBufferPointer(start: rest, count: m)
-        let coarseEnvelope = UnsafeMutableBufferPointer(start: rest + m, count: m + 1)
-        let coarsePhase = UnsafeMutableBufferPointer(start: rest + 2 * m + 1, count: m + 1)
-        signal.withUnsafeBufferPointer { signal in
-            for j in 0..<m {
-                let position = Double(j) * step
-                let left = Int(position)
-                let weight = position - Double(left)
-                let right = left + 1 < n ? signal[left + 1] : signal[0]
-                real[j] = signal[left] + (right - signal[left]) * weight
-            }
+        // The work series: the packed points (m/2 pairs), the resampled signal (m) and the coarse envelope and phase
+        // (m + 1 each).
+        let points = workspace.pairs(half)
+        let real = workspace.doubles(m)
+        let coarseEnvelope = workspace.doubles(m + 1)
+        let coarsePhase = workspace.doubles(m + 1)
+        for j in 0..<m {
+            let position = Double(j) * step
+            let left = Int(position)
+            let weight = position - Double(left)
+            let right = left + 1 < n ? signal[left + 1] : signal[0]
+            real[j] = signal[left] + (right - signal[left]) * weight
         }
         for j in 0..<half { points[j] = SIMD2(real[2 &* j], real[2 &* j &+ 1]) }
         InertialFFT.transform(points, inverse: false)
@@ -67,21 +75,14 @@ enum InertialAnalyticSignal {
         coarsePhase[m] = coarsePhase[m - 1] + (coarsePhase[m - 1] - coarsePhase[m - 2])
         // Both coarse series linearly interpolated back onto the original samples, in one loop (each sample's position
         // and weight computed once for both).
-        var phase: [Double] = []
-        let envelope = [Double](unsafeUninitializedCapacity: n) { envelope, envelopeCount in
-            phase = [Double](unsafeUninitializedCapacity: n) { phase, phaseCount in
-                for index in 0..<n {
-                    let position = Double(index) / step
-                    let left = min(m - 1, Int(position))
-                    let weight = min(1, position - Double(left))
-                    envelope[index] = coarseEnvelope[left] + (coarseEnvelope[left + 1] - coarseEnvelope[left]) * weight
-                    phase[index] = coarsePhase[left] + (coarsePhase[left + 1] - coarsePhase[left]) * weight
-                }
-                phaseCount = n
-            }
-            envelopeCount = n
+        for index in 0..<n {
+            let position = Double(index) / step
+            let left = min(m - 1, Int(position))
+            let weight = min(1, position - Double(left))
+            envelope[index] = coarseEnvelope[left] + (coarseEnvelope[left + 1] - coarseEnvelope[left]) * weight
+            phase[index] = coarsePhase[left] + (coarsePhase[left + 1] - coarsePhase[left]) * weight
         }
-        return (envelope, phase)
+        return (UnsafeBufferPointer(envelope), UnsafeBufferPointer(phase))
     }
 
     /// The angle of the point (x, y) in (−π, π], as `atan2(y, x)`, to within about 2e-11 radians: the ratio of the

@@ -216,10 +216,20 @@ enum InertialFiltering {
         count n: Int, _ sections: InertialCascade, padding: Int, fill: (UnsafeMutablePointer<Value>) -> Void,
         _ body: (UnsafeBufferPointer<Value>) -> Result
     ) -> Result {
-        let pad = min(padding, n - 1)
-        let total = n + 2 * pad
-        let work = UnsafeMutableBufferPointer<Value>.allocate(capacity: total)
+        let work = UnsafeMutableBufferPointer<Value>.allocate(capacity: n + 2 * min(padding, n - 1))
         defer { work.deallocate() }
+        return body(UnsafeBufferPointer(zeroPhase(in: work, count: n, sections, padding: padding, fill: fill)))
+    }
+
+    /// The zero-phase pass in `work` (room for `count` samples and the padding on both sides, ``workCount(_:padding:)``):
+    /// `fill` writes the samples into its middle, the padding is reflected from what it wrote, and the filtered
+    /// samples are returned where they lie, in the middle of `work`.
+    @inline(__always)
+    static func zeroPhase<Value: InertialFilterSample>(
+        in work: UnsafeMutableBufferPointer<Value>, count n: Int, _ sections: InertialCascade, padding: Int,
+        fill: (UnsafeMutablePointer<Value>) -> Void
+    ) -> UnsafeMutableBufferPointer<Value> {
+        let pad = min(padding, n - 1)
         let middle = work.baseAddress! + pad
         fill(middle)
         let first = middle[0], last = middle[n - 1]
@@ -235,7 +245,12 @@ enum InertialFiltering {
         }
         sections.pass(work, reversed: false)
         sections.pass(work, reversed: true)
-        return body(UnsafeBufferPointer(rebasing: work[pad..<(pad + n)]))
+        return UnsafeMutableBufferPointer(rebasing: work[pad..<(pad + n)])
+    }
+
+    /// The samples a zero-phase pass of `count` (more than one) samples works on: the signal and its padding.
+    static func workCount(_ count: Int, padding: Int) -> Int {
+        count + 2 * min(padding, count - 1)
     }
 
     /// ``zeroPhase(_:_:padding:)`` on two channels of equal length at once, as the two lanes of a vector: each lane's

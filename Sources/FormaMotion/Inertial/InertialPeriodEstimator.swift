@@ -23,26 +23,28 @@ struct InertialPeriodEstimator: Sendable {
     let keyFraction: Double
 
     func estimate(_ signal: [Double]) -> Estimate? {
-        let count = signal.count
+        signal.withUnsafeBufferPointer { estimate($0) }
+    }
+
+    func estimate(_ x: UnsafeBufferPointer<Double>) -> Estimate? {
+        let count = x.count
         let upper = min(maximumLag, count / 2)
         let lower = max(minimumLag, 1)
         guard upper > lower + 1 else { return nil }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: upper + 2) { correlation in
-            signal.withUnsafeBufferPointer { x in
-                correlation[0] = Self.autocorrelation(x, lag: 0)
-                // Four lags per pass over the signal, then two, then one.
-                var lag = lower - 1
-                while lag + 3 <= upper + 1 {
-                    (correlation[lag], correlation[lag + 1], correlation[lag + 2], correlation[lag + 3]) =
-                        Self.fourAutocorrelations(x, lag: lag)
-                    lag += 4
-                }
-                while lag + 1 <= upper + 1 {
-                    (correlation[lag], correlation[lag + 1]) = Self.autocorrelations(x, lag: lag)
-                    lag += 2
-                }
-                if lag == upper + 1 { correlation[lag] = Self.autocorrelation(x, lag: lag) }
+            correlation[0] = Self.autocorrelation(x, lag: 0)
+            // Four lags per pass over the signal, then two, then one.
+            var lag = lower - 1
+            while lag + 3 <= upper + 1 {
+                (correlation[lag], correlation[lag + 1], correlation[lag + 2], correlation[lag + 3]) =
+                    Self.fourAutocorrelations(x, lag: lag)
+                lag += 4
             }
+            while lag + 1 <= upper + 1 {
+                (correlation[lag], correlation[lag + 1]) = Self.autocorrelations(x, lag: lag)
+                lag += 2
+            }
+            if lag == upper + 1 { correlation[lag] = Self.autocorrelation(x, lag: lag) }
             let energy = correlation[0]
             guard energy > 0 else { return nil }
             // The key maxima: the highest first, then the first that reaches `keyFraction` of it.

@@ -51,6 +51,18 @@ struct InertialPhaseCounter: Sendable {
     /// continued by repeating its first (last) periods before filtering, so that the filters and the analytic signal
     /// see a set in progress rather than an edge, and an active stretch that reaches the edge keeps it.
     func count(displacement: [Double], periodSamples: Double, openStart: Bool = false, openEnd: Bool = false) -> Outcome {
+        InertialBoutWorkspace.with(doubles: 16 * displacement.count + 256) { workspace in
+            displacement.withUnsafeBufferPointer {
+                count(displacement: $0, periodSamples: periodSamples, openStart: openStart, openEnd: openEnd, in: workspace)
+            }
+        }
+    }
+
+    /// ``count(displacement:periodSamples:openStart:openEnd:)`` with its signals in `workspace`.
+    func count(
+        displacement: UnsafeBufferPointer<Double>, periodSamples: Double, openStart: Bool, openEnd: Bool,
+        in workspace: InertialBoutWorkspace
+    ) -> Outcome {
         let none = Outcome(cycles: 0, bounds: [])
         let n = displacement.count
         let length = Int(periodSamples.rounded())
@@ -59,14 +71,13 @@ struct InertialPhaseCounter: Sendable {
         let narrow = InertialBiquad.bandPass(
             lowHertz: configuration.narrowBandLow / periodSeconds, highHertz: configuration.narrowBandHigh / periodSeconds,
             sampleRateHertz: sampleRateHertz)
-        let continued = Self.continued(displacement, period: length, before: openStart, after: openEnd)
-        let x = InertialFiltering.zeroPhase(continued.signal, narrow, padding: 2 * length + 1)
-        let (fullAmplitude, fullPhase) = InertialAnalyticSignal.envelopeAndPhase(x)
+        let continued = Self.continued(displacement, period: length, before: openStart, after: openEnd, in: workspace)
+        let x = InertialFiltering.zeroPhase(continued.signal, narrow, padding: 2 * length + 1, in: workspace)
+        let (fullAmplitude, fullPhase) = InertialAnalyticSignal.envelopeAndPhase(x, in: workspace)
+        // The original samples' part, where it lies (no copy).
         let kept = continued.offset..<(continued.offset + n)
-        // Where nothing was continued the whole result is kept as it is (no copy).
-        let (amplitude, phase) = kept.count == fullAmplitude.count
-            ? (fullAmplitude, fullPhase) : (Array(fullAmplitude[kept]), Array(fullPhase[kept]))
-        let reference = Self.quantile(amplitude, configuration.envelopeReferenceQuantile)
+        let (amplitude, phase) = (UnsafeBufferPointer(rebasing: fullAmplitude[kept]), UnsafeBufferPointer(rebasing: fullPhase[kept]))
+        let reference = Self.quantile(amplitude, configuration.envelopeReferenceQuantile, in: workspace)
         guard reference > 0 else { return none }
         let runs = Self.runs(
             amplitude, atLeast: configuration.activeEnvelopeFraction * reference,
@@ -138,6 +149,10 @@ struct InertialPhaseCounter: Sendable {
     /// repetition dips there; a window cut from a continuing set does not). False when the signal is shorter than
     /// four periods.
     static func inFullSwing(_ amplitude: [Double], atStart: Bool, periodSamples: Int, floor: Double) -> Bool {
+        amplitude.withUnsafeBufferPointer { inFullSwing($0, atStart: atStart, periodSamples: periodSamples, floor: floor) }
+    }
+
+    static func inFullSwing(_ amplitude: UnsafeBufferPointer<Double>, atStart: Bool, periodSamples: Int, floor: Double) -> Bool {
         let swing = 2 * periodSamples
         guard swing > 0, amplitude.count >= 2 * swing else { return false }
         let stretch = atStart ? amplitude[0..<swing] : amplitude[(amplitude.count - swing)...]
@@ -146,28 +161,29 @@ struct InertialPhaseCounter: Sendable {
 
     /// `signal` with two periods repeated before its start (`before`) and after its end (`after`), and the index of its
     /// first sample in the result. Continues only while the signal holds at least two periods.
-    static func continued(_ signal: [Double], period: Int, before: Bool, after: Bool) -> (signal: [Double], offset: Int) {
+    static func continued(
+        _ signal: UnsafeBufferPointer<Double>, period: Int, before: Bool, after: Bool, in workspace: InertialBoutWorkspace
+    ) -> (signal: UnsafeBufferPointer<Double>, offset: Int) {
         let n = signal.count
         guard period > 0, n >= 2 * period, before || after else { return (signal, 0) }
         let extra = 2 * period
-        var result: [Double] = []
-        result.reserveCapacity(n + 2 * extra)
+        let offset = before ? extra : 0
+        let result = workspace.doubles(offset + n + (after ? extra : 0))
         if before {
             // Sample −j repeats the sample a whole number of periods later, within the first period.
-            for j in stride(from: extra, through: 1, by: -1) { result.append(signal[(period - j % period) % period]) }
+            for j in stride(from: extra, through: 1, by: -1) { result[extra - j] = signal[(period - j % period) % period] }
         }
-        let offset = result.count
-        result += signal
+        result.baseAddress!.advanced(by: offset).update(from: signal.baseAddress!, count: n)
         if after {
             // Sample n − 1 + j repeats the sample a whole number of periods earlier, within the last period.
-            for j in 1...extra { result.append(signal[n - period + (j - 1) % period]) }
+            for j in 1...extra { result[offset + n - 1 + j] = signal[n - period + (j - 1) % period] }
         }
-        return (result, offset)
+        return (UnsafeBufferPointer(result), offset)
     }
 
     /// The stretches where `values` reach `threshold`, merging stretches separated by fewer than `bridging` samples,
     /// as their first and last indices, flattened (first, last, first, last, …).
-    static func runs(_ values: [Double], atLeast threshold: Double, bridging: Int) -> [Int] {
+    static func runs(_ values: UnsafeBufferPointer<Double>, atLeast threshold: Double, bridging: Int) -> [Int] {
         // The three lists start with room for a few stretches, so that they seldom grow.
         let room = 32
         var runs: [Int] = []
@@ -207,10 +223,11 @@ struct InertialPhaseCounter: Sendable {
     }
 
     /// The `q` quantile (0...1), the nearest rank, by Hoare's selection ("FIND", Commun. ACM 4(7), 1961) on a
-    /// copy; O(n) on average.
-    static func quantile(_ values: [Double], _ q: Double) -> Double {
+    /// copy in `workspace`; O(n) on average.
+    static func quantile(_ values: UnsafeBufferPointer<Double>, _ q: Double, in workspace: InertialBoutWorkspace) -> Double {
         guard !values.isEmpty else { return 0 }
-        var work = values
+        let work = workspace.doubles(values.count)
+        _ = work.initialize(from: values)
         let rank = min(work.count - 1, max(0, Int((q * Double(work.count - 1)).rounded())))
         var (low, high) = (0, work.count - 1)
         while low < high {

@@ -48,9 +48,9 @@ struct InertialRepetitionFinder: Sendable {
     /// One signal the repetitions may be counted from.
     private struct Candidate {
         /// The band-passed driving signal (acceleration in g, or angular rate in deg/s): where the wrist moves.
-        let drive: [Double]
+        let drive: UnsafeBufferPointer<Double>
         /// Its position (displacement or angle), one excursion per repetition.
-        let position: [Double]
+        let position: UnsafeBufferPointer<Double>
         let period: InertialPeriodEstimator.Estimate
         let isRotation: Bool
     }
@@ -70,10 +70,13 @@ struct InertialRepetitionFinder: Sendable {
         bout: [InertialFrontEnd.GridSample], usesRotation: Bool, openStart: Bool = false, openEnd: Bool = false
     ) -> Outcome {
         let factor = Self.decimation
-        let accelerometer = Self.decimated(bout, by: factor) { $0.values }
-        let rotation = usesRotation ? Self.decimated(bout, by: factor) { $0.rotation } : nil
+        let workspace = workspace(decimatedCount: bout.count / factor)
+        defer { extendLifetime(workspace) }  // its buffers are read until `find` returns
+        let accelerometer = Self.decimated(bout, by: factor, in: workspace) { $0.values }
+        let rotation = usesRotation ? Self.decimated(bout, by: factor, in: workspace) { $0.rotation } : nil
         return find(
-            decimated: accelerometer, rotation: rotation, sampleCount: bout.count, openStart: openStart, openEnd: openEnd)
+            decimated: accelerometer, rotation: rotation, sampleCount: bout.count, openStart: openStart, openEnd: openEnd,
+            in: workspace)
     }
 
     /// ``find(bout:usesRotation:openStart:openEnd:)`` on samples given as vectors (x, y, z; fourth lane unused).
@@ -81,14 +84,27 @@ struct InertialRepetitionFinder: Sendable {
         accelerometer: [SIMD4<Double>], rotation: [SIMD4<Double>]? = nil, openStart: Bool = false, openEnd: Bool = false
     ) -> Outcome {
         let factor = Self.decimation
-        let decimatedRotation = rotation.flatMap { $0.count == accelerometer.count ? Self.decimated($0, by: factor) { $0 } : nil }
+        let workspace = workspace(decimatedCount: accelerometer.count / factor)
+        defer { extendLifetime(workspace) }
+        let decimatedRotation = rotation.flatMap {
+            $0.count == accelerometer.count ? Self.decimated($0, by: factor, in: workspace) { $0 } : nil
+        }
         return find(
-            decimated: Self.decimated(accelerometer, by: factor) { $0 }, rotation: decimatedRotation,
-            sampleCount: accelerometer.count, openStart: openStart, openEnd: openEnd)
+            decimated: Self.decimated(accelerometer, by: factor, in: workspace) { $0 }, rotation: decimatedRotation,
+            sampleCount: accelerometer.count, openStart: openStart, openEnd: openEnd, in: workspace)
+    }
+
+    /// The workspace of the analysis of a bout of `count` decimated samples: one allocation for all its signals.
+    private func workspace(decimatedCount count: Int) -> InertialBoutWorkspace {
+        let rate = sampleRateHertz / Double(Self.decimation)
+        return InertialBoutWorkspace(doubles: InertialBoutWorkspace.doubles(
+            decimatedCount: count, maximumLag: Int(min(1e6, max(0, (configuration.maximumPeriodSeconds * rate).rounded(.up)))),
+            padding: Int(min(1e6, max(0, 3 * rate)))))
     }
 
     private func find(
-        decimated: InertialAxes, rotation: InertialAxes?, sampleCount: Int, openStart: Bool, openEnd: Bool
+        decimated: InertialAxes, rotation: InertialAxes?, sampleCount: Int, openStart: Bool, openEnd: Bool,
+        in workspace: InertialBoutWorkspace
     ) -> Outcome {
         let none = Outcome(marks: [], periodSamples: nil, periodicity: 0, cycles: 0)
         let factor = Self.decimation
@@ -101,10 +117,10 @@ struct InertialRepetitionFinder: Sendable {
         var chosen: Candidate?
         // Every signal that moves enough to be a candidate, counted from or not: each tells whether the wrist is
         // moving at the bout's edges.
-        var movers: (vertical: [Double]?, rotation: [Double]?) = (nil, nil)
+        var movers: (vertical: UnsafeBufferPointer<Double>?, rotation: UnsafeBufferPointer<Double>?) = (nil, nil)
         let (motion, turning) = Self.candidates(
-            accelerometer: decimated, rotation: rotation, sampleRateHertz: rate, configuration: configuration)
-        if Self.rms(motion.acceleration[...]) >= configuration.minimumMovementG {
+            accelerometer: decimated, rotation: rotation, sampleRateHertz: rate, configuration: configuration, in: workspace)
+        if Self.rms(motion.acceleration) >= configuration.minimumMovementG {
             movers.vertical = motion.acceleration
             if let period = estimator.estimate(motion.displacement), period.strength >= configuration.minimumPeriodicity {
                 chosen = Candidate(
@@ -112,7 +128,7 @@ struct InertialRepetitionFinder: Sendable {
             }
         }
         if let turning {
-            if Self.rms(turning.rate[...]) >= configuration.minimumRotationDegreesPerSecond {
+            if Self.rms(turning.rate) >= configuration.minimumRotationDegreesPerSecond {
                 movers.rotation = turning.rate
                 if let period = estimator.estimate(turning.angle), period.strength >= configuration.minimumPeriodicity,
                    chosen.map({ period.strength > $0.period.strength + configuration.rotationPreferenceMargin }) ?? true {
@@ -126,16 +142,16 @@ struct InertialRepetitionFinder: Sendable {
         // any of the signals that move enough to be candidates (a set cut while the wrist turns is cut even if the
         // count comes from the vertical, and the other way round), each against its own RMS over the bout.
         let edge = max(1, Int(rate))
-        func moving(_ signal: [Double]?, atStart: Bool) -> Bool {
+        func moving(_ signal: UnsafeBufferPointer<Double>?, atStart: Bool) -> Bool {
             guard let signal else { return false }
-            let part = atStart ? signal.prefix(edge) : signal.suffix(edge)
-            return Self.rms(part) >= configuration.openEdgeMovementFraction * Self.rms(signal[...])
+            let part = UnsafeBufferPointer(rebasing: atStart ? signal.prefix(edge) : signal.suffix(edge))
+            return Self.rms(part) >= configuration.openEdgeMovementFraction * Self.rms(signal)
         }
         let movingAtStart = moving(movers.vertical, atStart: true) || moving(movers.rotation, atStart: true)
         let movingAtEnd = moving(movers.vertical, atStart: false) || moving(movers.rotation, atStart: false)
         let phase = InertialPhaseCounter(configuration: configuration, sampleRateHertz: rate).count(
             displacement: chosen.position, periodSamples: period.lag, openStart: openStart && movingAtStart,
-            openEnd: openEnd && movingAtEnd)
+            openEnd: openEnd && movingAtEnd, in: workspace)
         let acceleration = chosen.drive
         let last = sampleCount - 1
         var marks: [Int] = []
@@ -160,70 +176,67 @@ struct InertialRepetitionFinder: Sendable {
             cycles: phase.cycles, usedRotation: chosen.isRotation, trace: trace)
     }
 
-    /// The two candidate signals of a bout (more than two samples): what ``InertialVerticalMotion/analyse(accelerometer:sampleRateHertz:configuration:)``
-    /// and ``InertialRotationMotion/analyse(rotation:sampleRateHertz:configuration:)`` return, with the one-channel
+    /// The two candidate signals of a bout (more than two samples): what ``InertialVerticalMotion/analyse(accelerometer:sampleRateHertz:configuration:in:)``
+    /// and ``InertialRotationMotion/analyse(rotation:sampleRateHertz:configuration:in:)`` return, with the one-channel
     /// passes they have in common run together as the two lanes of one (``InertialFiltering/zeroPhase(_:_:_:padding:)``):
     /// the band-pass of the vertical acceleration with that of the rotation rate, and the drift high-pass of the
     /// velocity with that of the angle. Each lane's operations are those of the one-channel pass, so each value is the
-    /// same, bit for bit (docs/motion-inertial.md, "Speed", round 8).
+    /// same, bit for bit (docs/motion-inertial.md, "Speed", round 8). The signals are in `workspace`.
     static func candidates(
         accelerometer: InertialAxes, rotation: InertialAxes?, sampleRateHertz: Double,
-        configuration: InertialAnalyzer.Configuration
-    ) -> (vertical: InertialVerticalMotion.Result, rotation: InertialRotationMotion.Result?) {
+        configuration: InertialAnalyzer.Configuration, in workspace: InertialBoutWorkspace
+    ) -> (vertical: InertialVerticalMotion.Signals, rotation: InertialRotationMotion.Signals?) {
         guard let rotation, rotation.count == accelerometer.count, accelerometer.count > 2 else {
             return (
-                InertialVerticalMotion.analyse(accelerometer: accelerometer, sampleRateHertz: sampleRateHertz, configuration: configuration),
-                rotation.map { InertialRotationMotion.analyse(rotation: $0, sampleRateHertz: sampleRateHertz, configuration: configuration) })
+                InertialVerticalMotion.analyse(
+                    accelerometer: accelerometer, sampleRateHertz: sampleRateHertz, configuration: configuration, in: workspace),
+                rotation.map {
+                    InertialRotationMotion.analyse(
+                        rotation: $0, sampleRateHertz: sampleRateHertz, configuration: configuration, in: workspace)
+                })
         }
         let axis = InertialVerticalMotion.movement(
-            accelerometer: accelerometer, sampleRateHertz: sampleRateHertz, configuration: configuration)
+            accelerometer: accelerometer, sampleRateHertz: sampleRateHertz, configuration: configuration, in: workspace)
         let filters = InertialVerticalMotion.Filters(sampleRateHertz: sampleRateHertz, configuration: configuration)
-        guard let projected = InertialRotationMotion.projected(rotation) else {
+        guard let projected = InertialRotationMotion.projected(rotation, in: workspace) else {
             return (
-                InertialVerticalMotion.analyse(movement: axis, filters: filters), InertialRotationMotion.still(rotation.count))
+                InertialVerticalMotion.analyse(movement: axis, filters: filters, in: workspace),
+                InertialRotationMotion.still(rotation.count, in: workspace))
         }
-        let (acceleration, rate) = InertialFiltering.zeroPhase(axis.signal, projected, filters.band, padding: filters.padding)
+        let (acceleration, rate) = InertialFiltering.zeroPhaseSplit(
+            axis.signal, projected, filters.band, padding: filters.padding, in: workspace)
         // The velocity and the angle before their drift high-pass are running sums (``InertialVerticalMotion/velocityBeforeDrift(_:sampleRateHertz:)``,
         // ``InertialRotationMotion/angleBeforeDrift(_:sampleRateHertz:)``), written straight into the pass's work buffer.
         let (velocity, angle) = InertialFiltering.zeroPhaseOfRunningSums(
             acceleration, scale: InertialVerticalMotion.velocityScale(sampleRateHertz: sampleRateHertz),
             rate, scale: InertialRotationMotion.angleScale(sampleRateHertz: sampleRateHertz), filters.drift,
-            padding: filters.padding)
+            padding: filters.padding, in: workspace)
         let vertical = InertialVerticalMotion.finish(
-            acceleration: acceleration, velocity: velocity, alongGravity: axis.alongGravity, filters: filters)
-        return (vertical, InertialRotationMotion.Result(rate: rate, angle: angle))
+            acceleration: acceleration, velocity: velocity, alongGravity: axis.alongGravity, filters: filters, in: workspace)
+        return (vertical, InertialRotationMotion.Signals(rate: rate, angle: angle))
     }
 
     /// Averages of consecutive groups of `factor` samples (a trailing incomplete group is dropped) of the x, y and z
-    /// lanes of `vector(sample)`, each lane summed from zero in order and divided by `factor`, as a vector sum would.
+    /// lanes of `vector(sample)`, each lane summed from zero in order and divided by `factor`, as a vector sum would;
+    /// in `workspace`.
     static func decimated<Sample>(
-        _ samples: [Sample], by factor: Int, _ vector: (Sample) -> SIMD4<Double>
+        _ samples: [Sample], by factor: Int, in workspace: InertialBoutWorkspace, _ vector: (Sample) -> SIMD4<Double>
     ) -> InertialAxes {
         let count = samples.count / factor
         let divisor = Double(factor)
-        // Each array is written whole before it is read, so it starts uninitialised (no clearing pass).
-        var (y, z): ([Double], [Double]) = ([], [])
-        let x = [Double](unsafeUninitializedCapacity: count) { x, xCount in
-            y = [Double](unsafeUninitializedCapacity: count) { y, yCount in
-                z = [Double](unsafeUninitializedCapacity: count) { z, zCount in
-                    samples.withUnsafeBufferPointer { samples in
-                        for group in 0..<count {
-                            var sum = SIMD4<Double>.zero
-                            for index in (group * factor)..<(group * factor + factor) { sum += vector(samples[index]) }
-                            let mean = sum / divisor
-                            (x[group], y[group], z[group]) = (mean[0], mean[1], mean[2])
-                        }
-                    }
-                    zCount = count
-                }
-                yCount = count
+        let (x, y, z) = (workspace.doubles(count), workspace.doubles(count), workspace.doubles(count))
+        samples.withUnsafeBufferPointer { samples in
+            for group in 0..<count {
+                var sum = SIMD4<Double>.zero
+                for index in (group * factor)..<(group * factor + factor) { sum += vector(samples[index]) }
+                let mean = sum / divisor
+                (x[group], y[group], z[group]) = (mean[0], mean[1], mean[2])
             }
-            xCount = count
         }
-        return InertialAxes(x: x, y: y, z: z)
+        return InertialAxes(x: UnsafeBufferPointer(x), y: UnsafeBufferPointer(y), z: UnsafeBufferPointer(z))
     }
 
-    static func rms(_ values: ArraySlice<Double>) -> Double {
+    static func rms(_ values: UnsafeBufferPointer<Double>) -> Double {
         guard !values.isEmpty else { return 0 }
         return (values.reduce(0) { $0 + $1 * $1 } / Double(values.count)).squareRoot()
     }

@@ -16,38 +16,66 @@ enum InertialRotationMotion {
         let rate: [Double]
         /// Angle about the principal axis, in degrees (a shape to count: the drift high-pass shrinks slow turns).
         let angle: [Double]
+
+        init(_ signals: Signals) {
+            (rate, angle) = (Array(signals.rate), Array(signals.angle))
+        }
+    }
+
+    /// ``Result``'s signals held in a bout's ``InertialBoutWorkspace``.
+    struct Signals {
+        let rate: UnsafeBufferPointer<Double>
+        let angle: UnsafeBufferPointer<Double>
     }
 
     /// Analyses one bout of gyroscope samples (x, y, z in deg/s, fourth lane unused) at `sampleRateHertz`.
     static func analyse(
         rotation: [SIMD4<Double>], sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
-        analyse(rotation: InertialAxes(rotation), sampleRateHertz: sampleRateHertz, configuration: configuration)
+        InertialBoutWorkspace.with(doubles: 40 * rotation.count) { workspace in
+            Result(analyse(
+                rotation: InertialAxes(rotation, in: workspace), sampleRateHertz: sampleRateHertz,
+                configuration: configuration, in: workspace))
+        }
     }
 
-    /// Analyses one bout of gyroscope samples (x, y, z in deg/s, one array each) at `sampleRateHertz`.
+    /// Analyses one bout of gyroscope samples (x, y, z in deg/s, one buffer each) at `sampleRateHertz`.
     static func analyse(
         rotation: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
-        guard rotation.count > 2 else { return Result(rate: [], angle: []) }
-        guard let projected = projected(rotation) else { return still(rotation.count) }
-        let filters = InertialVerticalMotion.Filters(sampleRateHertz: sampleRateHertz, configuration: configuration)
-        let rate = InertialFiltering.zeroPhase(projected, filters.band, padding: filters.padding)
-        let angle = InertialFiltering.zeroPhaseOfRunningSum(
-            rate, scale: angleScale(sampleRateHertz: sampleRateHertz), filters.drift, padding: filters.padding)
-        return Result(rate: rate, angle: angle)
+        InertialBoutWorkspace.with(doubles: 40 * rotation.count) { workspace in
+            Result(analyse(rotation: rotation, sampleRateHertz: sampleRateHertz, configuration: configuration, in: workspace))
+        }
     }
 
-    /// The result for a gyroscope that does not turn: zero rate and angle.
-    static func still(_ count: Int) -> Result {
-        Result(rate: [Double](repeating: 0, count: count), angle: [Double](repeating: 0, count: count))
+    /// ``analyse(rotation:sampleRateHertz:configuration:)`` with its signals in `workspace`.
+    static func analyse(
+        rotation: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration,
+        in workspace: InertialBoutWorkspace
+    ) -> Signals {
+        guard rotation.count > 2 else {
+            return Signals(rate: UnsafeBufferPointer(workspace.doubles(0)), angle: UnsafeBufferPointer(workspace.doubles(0)))
+        }
+        guard let projected = projected(rotation, in: workspace) else { return still(rotation.count, in: workspace) }
+        let filters = InertialVerticalMotion.Filters(sampleRateHertz: sampleRateHertz, configuration: configuration)
+        let rate = InertialFiltering.zeroPhase(projected, filters.band, padding: filters.padding, in: workspace)
+        let angle = InertialFiltering.zeroPhaseOfRunningSum(
+            rate, scale: angleScale(sampleRateHertz: sampleRateHertz), filters.drift, padding: filters.padding, in: workspace)
+        return Signals(rate: rate, angle: angle)
+    }
+
+    /// The signals for a gyroscope that does not turn: zero rate and angle.
+    static func still(_ count: Int, in workspace: InertialBoutWorkspace) -> Signals {
+        let zeros = workspace.doubles(count)
+        zeros.initialize(repeating: 0)
+        return Signals(rate: UnsafeBufferPointer(zeros), angle: UnsafeBufferPointer(zeros))
     }
 
     /// The rate about the principal axis before the band-pass, or `nil` when the rate does not vary. The axis is that
     /// of the covariance of the rate about its mean (the gyroscope's bias and the bout's mean turning left out),
     /// before filtering: the projection is then band-passed as one channel instead of three (a linear filter and the
     /// projection commute; only the axis differs from that of the band-passed rate, by what lies outside the band).
-    static func projected(_ rotation: InertialAxes) -> [Double]? {
+    static func projected(_ rotation: InertialAxes, in workspace: InertialBoutWorkspace) -> UnsafeBufferPointer<Double>? {
         let count = rotation.count
         var sum = SIMD4<Double>.zero
         for index in 0..<count { sum += rotation[index] }
@@ -63,10 +91,9 @@ enum InertialRotationMotion {
             yz: products.1[2])
         guard largest > 0, let direction = axis else { return nil }
         // The fourth lane is zero in `direction` and in every sample, so it adds nothing to the sum.
-        return [Double](unsafeUninitializedCapacity: count) { buffer, written in
-            for index in 0..<count { buffer[index] = (rotation[index] * direction).sum() }
-            written = count
-        }
+        let projection = workspace.doubles(count)
+        for index in 0..<count { projection[index] = (rotation[index] * direction).sum() }
+        return UnsafeBufferPointer(projection)
     }
 
     /// The band-passed rate integrated once, in degrees, before its drift high-pass.

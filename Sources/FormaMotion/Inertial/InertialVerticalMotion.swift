@@ -24,31 +24,65 @@ enum InertialVerticalMotion {
         let displacement: [Double]
         /// Whether the axis is gravity's; `false` when the principal axis of a mostly horizontal movement was used.
         let alongGravity: Bool
+
+        init(_ signals: Signals) {
+            (acceleration, displacement, alongGravity) = (Array(signals.acceleration), Array(signals.displacement), signals.alongGravity)
+        }
+    }
+
+    /// ``Result``'s signals held in a bout's ``InertialBoutWorkspace``.
+    struct Signals {
+        let acceleration: UnsafeBufferPointer<Double>
+        let displacement: UnsafeBufferPointer<Double>
+        let alongGravity: Bool
     }
 
     /// Analyses one bout of accelerometer samples (x, y, z in g, fourth lane unused) at `sampleRateHertz`.
     static func analyse(
         accelerometer: [SIMD4<Double>], sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
-        analyse(accelerometer: InertialAxes(accelerometer), sampleRateHertz: sampleRateHertz, configuration: configuration)
+        InertialBoutWorkspace.with(doubles: 40 * accelerometer.count) { workspace in
+            Result(analyse(
+                accelerometer: InertialAxes(accelerometer, in: workspace), sampleRateHertz: sampleRateHertz,
+                configuration: configuration, in: workspace))
+        }
     }
 
-    /// Analyses one bout of accelerometer samples (x, y, z in g, one array each) at `sampleRateHertz`.
+    /// Analyses one bout of accelerometer samples (x, y, z in g, one buffer each) at `sampleRateHertz`.
     static func analyse(
         accelerometer: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
     ) -> Result {
-        guard accelerometer.count > 2 else { return Result(acceleration: [], displacement: [], alongGravity: true) }
-        return analyse(
-            movement: movement(accelerometer: accelerometer, sampleRateHertz: sampleRateHertz, configuration: configuration),
-            filters: Filters(sampleRateHertz: sampleRateHertz, configuration: configuration))
+        InertialBoutWorkspace.with(doubles: 40 * accelerometer.count) { workspace in
+            Result(analyse(
+                accelerometer: accelerometer, sampleRateHertz: sampleRateHertz, configuration: configuration, in: workspace))
+        }
     }
 
-    /// The analysis from the acceleration along the movement's axis (``movement(accelerometer:sampleRateHertz:configuration:)``).
-    static func analyse(movement axis: (signal: [Double], alongGravity: Bool), filters: Filters) -> Result {
-        let acceleration = InertialFiltering.zeroPhase(axis.signal, filters.band, padding: filters.padding)
+    /// ``analyse(accelerometer:sampleRateHertz:configuration:)`` with its signals in `workspace`.
+    static func analyse(
+        accelerometer: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration,
+        in workspace: InertialBoutWorkspace
+    ) -> Signals {
+        guard accelerometer.count > 2 else {
+            return Signals(acceleration: UnsafeBufferPointer(workspace.doubles(0)), displacement: UnsafeBufferPointer(workspace.doubles(0)), alongGravity: true)
+        }
+        return analyse(
+            movement: movement(
+                accelerometer: accelerometer, sampleRateHertz: sampleRateHertz, configuration: configuration, in: workspace),
+            filters: Filters(sampleRateHertz: sampleRateHertz, configuration: configuration), in: workspace)
+    }
+
+    /// The analysis from the acceleration along the movement's axis (``movement(accelerometer:sampleRateHertz:configuration:in:)``).
+    static func analyse(
+        movement axis: (signal: UnsafeBufferPointer<Double>, alongGravity: Bool), filters: Filters,
+        in workspace: InertialBoutWorkspace
+    ) -> Signals {
+        let acceleration = InertialFiltering.zeroPhase(axis.signal, filters.band, padding: filters.padding, in: workspace)
         let velocity = InertialFiltering.zeroPhaseOfRunningSum(
-            acceleration, scale: velocityScale(sampleRateHertz: filters.sampleRateHertz), filters.drift, padding: filters.padding)
-        return finish(acceleration: acceleration, velocity: velocity, alongGravity: axis.alongGravity, filters: filters)
+            acceleration, scale: velocityScale(sampleRateHertz: filters.sampleRateHertz), filters.drift,
+            padding: filters.padding, in: workspace)
+        return finish(
+            acceleration: acceleration, velocity: velocity, alongGravity: axis.alongGravity, filters: filters, in: workspace)
     }
 
     /// The filters of the analysis at one rate: the band-pass, the drift high-pass and the padding of each zero-phase
@@ -73,27 +107,27 @@ enum InertialVerticalMotion {
     /// The acceleration along the movement's axis before the band-pass (more than two samples): along gravity, or
     /// along the dynamic acceleration's principal axis when the movement is mostly horizontal.
     static func movement(
-        accelerometer: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration
-    ) -> (signal: [Double], alongGravity: Bool) {
+        accelerometer: InertialAxes, sampleRateHertz: Double, configuration: InertialAnalyzer.Configuration,
+        in workspace: InertialBoutWorkspace
+    ) -> (signal: UnsafeBufferPointer<Double>, alongGravity: Bool) {
         let padding = Int(3 * sampleRateHertz)
         let lowPass = InertialCascade(
             InertialBiquad.lowPass(cutoffHertz: configuration.gravityCutoffHertz, sampleRateHertz: sampleRateHertz))
-        // Gravity (the low-passed acceleration; x and y as two lanes, z alone) is read in the filters' work buffers
-        // rather than copied into arrays of its own (docs/motion-inertial.md, "Speed", round 9).
-        return InertialFiltering.withZeroPhase(accelerometer.x, accelerometer.y, lowPass, padding: padding) { gravityXY in
-            InertialFiltering.withZeroPhase(accelerometer.z, lowPass, padding: padding) { gravityZ in
-                movement(
-                    accelerometer: accelerometer,
-                    gravity: { SIMD4(gravityXY[$0][0], gravityXY[$0][1], gravityZ[$0], 0) }, configuration: configuration)
-            }
-        }
+        // Gravity (the low-passed acceleration; x and y as two lanes, z alone) is read where the filters left it
+        // (docs/motion-inertial.md, "Speed", rounds 9 and 10).
+        let gravityXY = InertialFiltering.zeroPhase(accelerometer.x, accelerometer.y, lowPass, padding: padding, in: workspace)
+        let gravityZ = InertialFiltering.zeroPhase(accelerometer.z, lowPass, padding: padding, in: workspace)
+        return movement(
+            accelerometer: accelerometer, gravity: { SIMD4(gravityXY[$0][0], gravityXY[$0][1], gravityZ[$0], 0) },
+            configuration: configuration, in: workspace)
     }
 
-    /// ``movement(accelerometer:sampleRateHertz:configuration:)`` given the gravity at each sample.
+    /// ``movement(accelerometer:sampleRateHertz:configuration:in:)`` given the gravity at each sample.
     @inline(__always)
     private static func movement(
-        accelerometer: InertialAxes, gravity: (Int) -> SIMD4<Double>, configuration: InertialAnalyzer.Configuration
-    ) -> (signal: [Double], alongGravity: Bool) {
+        accelerometer: InertialAxes, gravity: (Int) -> SIMD4<Double>, configuration: InertialAnalyzer.Configuration,
+        in workspace: InertialBoutWorkspace
+    ) -> (signal: UnsafeBufferPointer<Double>, alongGravity: Bool) {
         let count = accelerometer.count
         var products = (SIMD4<Double>.zero, SIMD4<Double>.zero)  // xx, yy, zz and xy, xz, yz
         // The dynamic acceleration `a − g` of a sample (fourth lane zero).
@@ -102,29 +136,25 @@ enum InertialVerticalMotion {
             d[3] = 0
             return d
         }
-        // Written whole before it is read, so it starts uninitialised (no clearing pass).
-        let vertical = [Double](unsafeUninitializedCapacity: count) { vertical, written in
-            for index in 0..<count {
-                let g = gravity(index)
-                let d = dynamic(index, g)
-                let norm = (g * g).sum().squareRoot()
-                vertical[index] = norm > 0 ? (d * g).sum() / norm : 0
-                products.0 += d * d
-                products.1 += SIMD4(d[0] * d[1], d[0] * d[2], d[1] * d[2], 0)
-            }
-            written = count
+        let vertical = workspace.doubles(count)
+        for index in 0..<count {
+            let g = gravity(index)
+            let d = dynamic(index, g)
+            let norm = (g * g).sum().squareRoot()
+            vertical[index] = norm > 0 ? (d * g).sum() / norm : 0
+            products.0 += d * d
+            products.1 += SIMD4(d[0] * d[1], d[0] * d[2], d[1] * d[2], 0)
         }
         let verticalEnergy = vertical.reduce(0) { $0 + $1 * $1 }
         let (largest, axis) = InertialPrincipalAxis.largestEigenpair(
             xx: products.0[0], yy: products.0[1], zz: products.0[2], xy: products.1[0], xz: products.1[1],
             yz: products.1[2])
-        var alongGravity = true
-        var signal = vertical
         if largest > 0, let direction = axis, verticalEnergy < configuration.minimumVerticalShare * largest {
-            alongGravity = false
-            for index in 0..<count { signal[index] = (dynamic(index, gravity(index)) * direction).sum() }
+            // The vertical is not needed any more: the principal axis's projection takes its place.
+            for index in 0..<count { vertical[index] = (dynamic(index, gravity(index)) * direction).sum() }
+            return (UnsafeBufferPointer(vertical), false)
         }
-        return (signal, alongGravity)
+        return (UnsafeBufferPointer(vertical), true)
     }
 
     /// The band-passed acceleration (g) integrated once, in m/s, before its drift high-pass.
@@ -140,10 +170,13 @@ enum InertialVerticalMotion {
 
     /// The result from the band-passed acceleration and the drift-free velocity: the displacement is the velocity
     /// integrated, then high-passed.
-    static func finish(acceleration: [Double], velocity: [Double], alongGravity: Bool, filters: Filters) -> Result {
+    static func finish(
+        acceleration: UnsafeBufferPointer<Double>, velocity: UnsafeBufferPointer<Double>, alongGravity: Bool,
+        filters: Filters, in workspace: InertialBoutWorkspace
+    ) -> Signals {
         let displacement = InertialFiltering.zeroPhaseOfRunningSum(
-            velocity, scale: 1 / filters.sampleRateHertz, filters.drift, padding: filters.padding)
-        return Result(acceleration: acceleration, displacement: displacement, alongGravity: alongGravity)
+            velocity, scale: 1 / filters.sampleRateHertz, filters.drift, padding: filters.padding, in: workspace)
+        return Signals(acceleration: acceleration, displacement: displacement, alongGravity: alongGravity)
     }
 
     /// Running sum times `scale` (rectangle rule).
@@ -159,33 +192,29 @@ enum InertialVerticalMotion {
     }
 }
 
-/// One sensor's three channels over a bout (x, y, z), one array each: what the per-bout analysis filters channel by
-/// channel. Arrays of `Double` rather than of `SIMD4<Double>`, whose generic array storage the Swift runtime must
-/// instantiate, checking `SIMD4`'s requirements, the first time a process makes one (about 250,000 instructions, more
-/// than a whole bout's analysis; docs/motion-inertial.md, "Speed").
-struct InertialAxes: Sendable {
-    var x: [Double]
-    var y: [Double]
-    var z: [Double]
+/// One sensor's three channels over a bout (x, y, z), one buffer each in the bout's ``InertialBoutWorkspace``: what
+/// the per-bout analysis filters channel by channel. Not an array of `SIMD4<Double>`, whose generic array storage the
+/// Swift runtime must instantiate, checking `SIMD4`'s requirements, the first time a process makes one (about
+/// 250,000 instructions, more than a whole bout's analysis; docs/motion-inertial.md, "Speed").
+struct InertialAxes {
+    let x: UnsafeBufferPointer<Double>
+    let y: UnsafeBufferPointer<Double>
+    let z: UnsafeBufferPointer<Double>
 
     var count: Int { x.count }
 
-    init(x: [Double], y: [Double], z: [Double]) {
+    init(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, z: UnsafeBufferPointer<Double>) {
         (self.x, self.y, self.z) = (x, y, z)
     }
 
-    /// The first three lanes of each sample.
-    init(_ samples: [SIMD4<Double>]) {
-        self.init(x: samples.map { $0[0] }, y: samples.map { $0[1] }, z: samples.map { $0[2] })
+    /// The first three lanes of each sample, copied into `workspace`.
+    init(_ samples: [SIMD4<Double>], in workspace: InertialBoutWorkspace) {
+        self.init(
+            x: workspace.copy(samples.lazy.map { $0[0] }), y: workspace.copy(samples.lazy.map { $0[1] }),
+            z: workspace.copy(samples.lazy.map { $0[2] }))
     }
 
     /// One sample, fourth lane zero.
     @inline(__always)
     subscript(index: Int) -> SIMD4<Double> { SIMD4(x[index], y[index], z[index], 0) }
-
-    /// Each channel filtered by ``InertialFiltering/zeroPhase(_:_:padding:)`` (x and y together, as two lanes).
-    func zeroPhase(_ sections: InertialCascade, padding: Int) -> InertialAxes {
-        let (x, y) = InertialFiltering.zeroPhase(x, y, sections, padding: padding)
-        return InertialAxes(x: x, y: y, z: InertialFiltering.zeroPhase(z, sections, padding: padding))
-    }
 }

@@ -260,16 +260,24 @@ import FormaMotionLab
         for seed in UInt64(1)...8 {
             // setup: a band pull at the bout analysis's rate (decimated by the finder's factor from 12.5 Hz).
             let pull = try BandPull(seed: seed, rate: 6.25)
-            func axes(_ vectors: [Vector3]) -> InertialAxes {
-                InertialAxes(x: vectors.map(\.x), y: vectors.map(\.y), z: vectors.map(\.z))
+            let recordedRotation = try #require(pull.recording.rotation)
+            // The workspace's first block is far too small: it grows as it must.
+            let (vertical, turning, alone) = InertialBoutWorkspace.with(doubles: 64) { workspace in
+                func axes(_ vectors: [Vector3]) -> InertialAxes {
+                    InertialAxes(
+                        x: workspace.copy(vectors.map(\.x)), y: workspace.copy(vectors.map(\.y)),
+                        z: workspace.copy(vectors.map(\.z)))
+                }
+                let (accelerometer, rotation) = (axes(pull.recording.acceleration), axes(recordedRotation))
+                // act
+                let together = InertialRepetitionFinder.candidates(
+                    accelerometer: accelerometer, rotation: rotation, sampleRateHertz: 6.25, configuration: .standard,
+                    in: workspace)
+                return (
+                    InertialVerticalMotion.Result(together.vertical), together.rotation.map(InertialRotationMotion.Result.init),
+                    (InertialVerticalMotion.analyse(accelerometer: accelerometer, sampleRateHertz: 6.25, configuration: .standard),
+                     InertialRotationMotion.analyse(rotation: rotation, sampleRateHertz: 6.25, configuration: .standard)))
             }
-            let (accelerometer, rotation) = (axes(pull.recording.acceleration), axes(try #require(pull.recording.rotation)))
-            // act
-            let (vertical, turning) = InertialRepetitionFinder.candidates(
-                accelerometer: accelerometer, rotation: rotation, sampleRateHertz: 6.25, configuration: .standard)
-            let alone = (
-                InertialVerticalMotion.analyse(accelerometer: accelerometer, sampleRateHertz: 6.25, configuration: .standard),
-                InertialRotationMotion.analyse(rotation: rotation, sampleRateHertz: 6.25, configuration: .standard))
             // verify
             let bits = { (values: [Double]) in values.map(\.bitPattern) }
             #expect(bits(vertical.acceleration) == bits(alone.0.acceleration), "seed \(seed)")

@@ -1,0 +1,1 @@
+../../../../Sources/FormaCLI/InertialBenchmark.swift
