@@ -82,11 +82,11 @@ enum WorkoutMapping {
             levelTitle: unlock.levelTitle)
     }
 
-    static func listItem(_ model: WorkoutModel, run: WorkoutRunModel?, now: Date) throws
+    static func listItem(_ model: ListedWorkout, run: WorkoutRunModel?, now: Date) throws
         -> Components.Schemas.WorkoutListItem
     {
         .init(
-            id: try model.requireID().uuidString.lowercased(), name: model.name,
+            id: model.id.uuidString.lowercased(), name: model.name,
             category: .init(rawValue: model.category) ?? .fitness,
             level: .init(rawValue: model.level) ?? .beginner, minutes: model.minutes,
             estimatedSeconds: model.estimatedSeconds, createdAt: model.createdAt,

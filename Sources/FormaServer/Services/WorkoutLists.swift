@@ -17,14 +17,11 @@ struct WorkoutLists {
             return try await pair([run], limit: limit)
         case "saved":
             let workouts = try await savedWorkouts(limit: limit)
-            let ids = try workouts.map { try $0.requireID() }
             var latest: [UUID: WorkoutRunModel] = [:]
-            for run in try await completedRuns(of: ids) where latest[run.workoutID] == nil {
+            for run in try await completedRuns(of: workouts.map(\.id)) where latest[run.workoutID] == nil {
                 latest[run.workoutID] = run
             }
-            return try workouts.map {
-                try WorkoutMapping.listItem($0, run: latest[try $0.requireID()], now: store.now)
-            }
+            return try workouts.map { try WorkoutMapping.listItem($0, run: latest[$0.id], now: store.now) }
         default:
             let runs = try await store.runs().filter(\.$status == WorkoutRunStatus.completed.rawValue)
                 .sort(\.$endedAt, .descending).range(..<limit).all()
@@ -36,18 +33,15 @@ struct WorkoutLists {
     // of the workouts page, and building a Fluent query and quoting each of its identifiers cost more than the
     // read itself (docs/performance.md, "What makes it fast").
 
-    /// Columns of a saved workout as the list reads it: all but `content`, the whole workout, which a list item
-    /// does not show (a model read without it must not touch ``WorkoutModel/content``).
-    private static let listedWorkoutColumns = WorkoutModel.columnNames
-        .filter { $0 != "content" }.map { "\"\($0)\"" }.joined(separator: ", ")
-
-    /// The person's saved workouts, last saved first, without their content.
-    private func savedWorkouts(limit: Int) async throws -> [WorkoutModel] {
+    /// The person's saved workouts, last saved first, each as its list item shows it: the statement names only
+    /// those columns (SQLite prepares it afresh per request and pays per column named), and nothing is decoded
+    /// through Fluent.
+    private func savedWorkouts(limit: Int) async throws -> [ListedWorkout] {
         try await store.database.sql().raw("""
-            SELECT \(unsafeRaw: Self.listedWorkoutColumns) FROM "\(unsafeRaw: WorkoutModel.schema)" \
+            SELECT \(unsafeRaw: ListedWorkout.columns) FROM "\(unsafeRaw: WorkoutModel.schema)" \
             WHERE "user_id" = \(bind: store.userID) AND "company_id" = \(bind: store.companyID) \
             AND "saved_at" IS NOT NULL ORDER BY "saved_at" DESC LIMIT \(literal: limit)
-            """).all(decodingFluent: WorkoutModel.self)
+            """).all().map(ListedWorkout.init(row:))
     }
 
     /// The person's completed runs of these workouts, last ended first; none read when there are no workouts.
@@ -68,7 +62,7 @@ struct WorkoutLists {
         var byID: [UUID: WorkoutModel] = [:]
         for workout in workouts { byID[try workout.requireID()] = workout }
         return try runs.compactMap { run in
-            try byID[run.workoutID].map { try WorkoutMapping.listItem($0, run: run, now: store.now) }
+            try byID[run.workoutID].map { try WorkoutMapping.listItem(ListedWorkout($0), run: run, now: store.now) }
         }
     }
 
@@ -108,5 +102,45 @@ struct WorkoutLists {
                 workouts: rows.reduce(0) { $0 + $1.workouts },
                 activeSeconds: rows.reduce(0) { $0 + $1.activeSeconds },
                 repetitions: rows.reduce(0) { $0 + $1.repetitions }))
+    }
+}
+
+/// A workout as a list item shows it (``WorkoutMapping/listItem(_:run:now:)``).
+struct ListedWorkout: Sendable, Equatable {
+    var id: UUID
+    var name: String
+    var category: String
+    var level: String
+    var minutes: Int
+    var estimatedSeconds: Int
+    var createdAt: Date
+
+    init(_ model: WorkoutModel) throws {
+        id = try model.requireID()
+        name = model.name
+        category = model.category
+        level = model.level
+        minutes = model.minutes
+        estimatedSeconds = model.estimatedSeconds
+        createdAt = model.createdAt
+    }
+
+    /// The columns ``init(row:)`` reads, named by ``WorkoutModel``'s keys.
+    static let columns = [
+        model.$id.key, model.$name.key, model.$category.key, model.$level.key, model.$minutes.key,
+        model.$estimatedSeconds.key, model.$createdAt.key,
+    ].map { "\"\($0.description)\"" }.joined(separator: ", ")
+
+    /// A model read only for its properties' keys.
+    private static let model = WorkoutModel()
+
+    init(row: any SQLRow) throws {
+        id = try row.decode(column: Self.model.$id.key.description, as: UUID.self)
+        name = try row.decode(column: Self.model.$name.key.description, as: String.self)
+        category = try row.decode(column: Self.model.$category.key.description, as: String.self)
+        level = try row.decode(column: Self.model.$level.key.description, as: String.self)
+        minutes = try row.decode(column: Self.model.$minutes.key.description, as: Int.self)
+        estimatedSeconds = try row.decode(column: Self.model.$estimatedSeconds.key.description, as: Int.self)
+        createdAt = try row.decode(column: Self.model.$createdAt.key.description, as: Date.self)
     }
 }
