@@ -147,6 +147,9 @@ struct TokenLookupTests {
                 try await expectAsFluentReadsThem(found, userID: userID, app: app)
                 #expect((found.profileCounts != nil) == (reading == .profile))
                 if reading != .ids { try await expectTheSameProfile(found) }
+                if reading == .profile {  // the profile's statement names no more than the profile shows
+                    #expect(throws: ServiceError.self) { try found.user({ $0.$passwordHash.key }, as: String.self) }
+                }
             }
         }
     }

@@ -27,7 +27,8 @@ enum TokenLookup {
         case ids
         /// The token, its user and their company, decoded on first use.
         case models
-        /// As ``models``, and the user's follow counts and avatar tag (``PeopleStore/Counts``), for `GET /v1/me`.
+        /// The columns `GET /v1/me`'s profile shows and the user's follow counts and avatar tag
+        /// (``PeopleStore/Counts``); the models, if asked for, by a second read as for ``ids``.
         case profile
     }
 
@@ -42,7 +43,8 @@ enum TokenLookup {
         let companyID: UUID
         let expiresAt: Date
         let profileCounts: PeopleStore.Counts?
-        /// The row as first read; it holds the models' columns unless it was read for ``Reading/ids``.
+        /// The row as first read: the models' columns when it was read for ``Reading/models``, the profile's for
+        /// ``Reading/profile``.
         private let row: any SQLRow
         private let reading: Reading
         private let digest: String
@@ -66,7 +68,7 @@ enum TokenLookup {
             companyID = try row.decode(column: "t_company_id", as: UUID.self)
             expiresAt = try row.decode(column: "t_expires_at", as: Date.self)
             profileCounts = reading == .profile ? try row.decode(model: PeopleStore.Counts.self) : nil
-            if reading != .ids { decoded.withLockedValue { $0.modelsRow = row } }
+            if reading == .models { decoded.withLockedValue { $0.modelsRow = row } }
         }
 
         /// The user's company, as a Fluent read gives it.
@@ -97,7 +99,7 @@ enum TokenLookup {
 
         /// One column of the user's part of the row, by the model's key for it (`{ $0.$email.key }`); `nil` when
         /// it is NULL. For answers built from the row without decoding the model (`GET /v1/me`'s profile, read
-        /// for ``Reading/profile``).
+        /// for ``Reading/profile``, which names the columns in ``TokenLookup/profileUserKeys``).
         func user<T: Decodable>(_ key: (UserModel) -> FieldKey, as type: T.Type = T.self) throws(ServiceError) -> T? {
             try value("u_" + key(Self.userKeys).description, as: T.self)
         }
@@ -115,6 +117,9 @@ enum TokenLookup {
 
         private func value<T: Decodable>(_ column: String, as type: T.Type) throws(ServiceError) -> T? {
             guard reading != .ids else { throw .broken("column \(column) asked of a token read for its ids only") }
+            guard row.contains(column: column) else {
+                throw .broken("column \(column) is not among those a token's row for \(reading) names")
+            }
             do {
                 return try row.decodeNil(column: column) ? nil : try row.decode(column: column, as: T.self)
             } catch {
@@ -165,6 +170,21 @@ enum TokenLookup {
     private static let idsList = ["user_id", "company_id", "expires_at"]
         .map { "\"t\".\"\($0)\" AS \"t_\($0)\"" }.joined(separator: ", ")
 
+    /// The user's columns `GET /v1/me`'s profile shows (``Components/Schemas/Profile/init(_:counts:)``); of the
+    /// company it shows the name.
+    static let profileUserKeys: [FieldKey] = {
+        let user = UserModel()
+        return [
+            user.$externalID.key, user.$email.key, user.$displayName.key, user.$age.key, user.$heightCentimetres.key,
+            user.$weightKilograms.key, user.$gender.key, user.$lifestyle.key, user.$timeZone.key,
+            user.$createdAt.$timestamp.key, user.$privateProfile.key,
+        ]
+    }()
+
+    /// The token's ids and expiry, the profile's user columns and the company's name.
+    private static let profileList = ([idsList] + profileUserKeys.map { "\"u\".\"\($0)\" AS \"u_\($0)\"" }
+        + ["\"c\".\"\(CompanyModel().$name.key)\" AS \"c_\(CompanyModel().$name.key)\""]).joined(separator: ", ")
+
     /// Every column of the three models.
     private static let modelsList: String = [
         columns(of: UserTokenModel.self, table: "t"),
@@ -190,7 +210,12 @@ enum TokenLookup {
 
     /// The statement reading the token with this digest.
     private static func statement(_ reading: Reading, digest: String) -> SQLQueryString {
-        var query: SQLQueryString = "SELECT \(unsafeRaw: reading == .ids ? idsList : modelsList)"
+        let list = switch reading {
+        case .ids: idsList
+        case .models: modelsList
+        case .profile: profileList
+        }
+        var query: SQLQueryString = "SELECT \(unsafeRaw: list)"
         if reading == .profile {
             query.appendInterpolation(unsafeRaw: ", ")
             query.appendInterpolation(profileCountsColumns)
