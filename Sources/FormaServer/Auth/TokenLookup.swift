@@ -167,8 +167,7 @@ enum TokenLookup {
     }
 
     /// The token's ids and expiry, all a ``Reading/ids`` statement names.
-    private static let idsList = ["user_id", "company_id", "expires_at"]
-        .map { "\"t\".\"\($0)\" AS \"t_\($0)\"" }.joined(separator: ", ")
+    private static let idsList = aliased(["user_id", "company_id", "expires_at"], table: "t")
 
     /// The user's columns `GET /v1/me`'s profile shows (``Components/Schemas/Profile/init(_:counts:)``); of the
     /// company it shows the name.
@@ -182,8 +181,10 @@ enum TokenLookup {
     }()
 
     /// The token's ids and expiry, the profile's user columns and the company's name.
-    private static let profileList = ([idsList] + profileUserKeys.map { "\"u\".\"\($0)\" AS \"u_\($0)\"" }
-        + ["\"c\".\"\(CompanyModel().$name.key)\" AS \"c_\(CompanyModel().$name.key)\""]).joined(separator: ", ")
+    private static let profileList = [
+        idsList, aliased(profileUserKeys.map(\.description), table: "u"),
+        aliased([CompanyModel().$name.key.description], table: "c"),
+    ].joined(separator: ", ")
 
     /// Every column of the three models.
     private static let modelsList: String = [
@@ -205,7 +206,12 @@ enum TokenLookup {
 
     /// `"t"."id" AS "t_id", "t"."user_id" AS "t_user_id", …`: every column of the model, named after its table.
     private static func columns(of model: (some Model).Type, table: String) -> String {
-        model.columnNames.map { "\"\(table)\".\"\($0)\" AS \"\(table)_\($0)\"" }.joined(separator: ", ")
+        aliased(model.columnNames, table: table)
+    }
+
+    /// `"t"."id" AS "t_id", …`: these columns of the table, each named after it.
+    private static func aliased(_ columns: [String], table: String) -> String {
+        columns.map { "\"\(table)\".\"\($0)\" AS \"\(table)_\($0)\"" }.joined(separator: ", ")
     }
 
     /// The statement reading the token with this digest.
